@@ -1,0 +1,24 @@
+# Two commands do everything on a fresh machine: `make sim` and `make test`.
+VENV := .venv
+PY := $(VENV)/bin/python3
+STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+
+.PHONY: test sim bench clean
+
+$(STAMP): requirements.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+test: $(STAMP)
+	$(PY) -m pytest -q host_tests
+
+sim: $(STAMP)
+	$(PY) tools/sim.py $(SIM_ARGS)
+
+bench: $(STAMP)
+	$(PY) tools/bench_engine.py
+
+clean:
+	rm -rf out build .pytest_cache

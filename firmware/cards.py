@@ -1,0 +1,49 @@
+# Cards as small integers: code = rank * 4 + suit, one byte each (C1, C2, C4).
+# rank 0 = A, 1 = 2, ..., 8 = 9, 9 = T, 10 = J, 11 = Q, 12 = K; suit 0..3 = C D H S.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+NO_CARD = const(255)
+CARD_CODES = const(52)
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "CDHS"
+
+
+def rank(card):
+    return card >> 2
+
+
+def point(card):
+    # C2: ace counts 1 here (11 is decided on the whole hand, C3); pictures 10.
+    r = card >> 2
+    return 10 if r >= 9 else r + 1
+
+
+def parse_card(text):
+    """'QH', 'ts', '10S' -> code, or -1 when the text is not a card."""
+    n = len(text)
+    if n == 3 and text[0] == "1" and text[1] == "0":
+        r = 9
+    elif n == 2:
+        r = RANK_CHARS.find(text[0].upper())
+    else:
+        return -1
+    s = SUIT_CHARS.find(text[-1].upper())
+    if r < 0 or s < 0:
+        return -1
+    return r * 4 + s
+
+
+def card_name(card):
+    return RANK_CHARS[card >> 2] + SUIT_CHARS[card & 3]
+
+
+def cut_rank(card):
+    # B1 ruling: ace high for the cut, suits never break ties.
+    r = card >> 2
+    return 13 if r == 0 else r

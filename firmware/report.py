@@ -1,0 +1,100 @@
+# The replayer's JSON document (TRANSCRIPT.md), written by hand so that CPython and
+# MicroPython print the same bytes and keys keep their contract order.
+from cards import card_name
+from hands import KIND_NAMES
+
+MAX_CARDS = 5
+
+
+def jstr(text):
+    out = '"'
+    for ch in text:
+        if ch == '"' or ch == "\\":
+            out += "\\" + ch
+        elif ch < " ":
+            out += "\\u%04x" % ord(ch)
+        else:
+            out += ch
+    return out + '"'
+
+
+def jbool(flag):
+    return "true" if flag else "false"
+
+
+def seat_map(engine, values):
+    first = 0 if engine.casino else 1
+    parts = []
+    for s in range(first, engine.seats + 1):
+        parts.append('"%d": %d' % (s, values[s]))
+    return "{" + ", ".join(parts) + "}"
+
+
+def _cards(engine, slot):
+    base = slot * MAX_CARDS
+    names = []
+    for i in range(engine.ncards[slot]):
+        names.append(jstr(card_name(engine.cards[base + i])))
+    return "[" + ", ".join(names) + "]"
+
+
+def _hand_head(engine, slot):
+    return '"cards": %s, "total": %d, "kind": %s' % (
+        _cards(engine, slot), engine.hand_total(slot), jstr(KIND_NAMES[engine.hand_kind(slot)]))
+
+
+def deal_json(engine, settled):
+    """The current (or just ended) deal as one JSON object, in the contract's layout."""
+    void = settled and engine.last_void
+    counted = settled and engine.last_counted
+    out = '    {"number": %d, "counted": %s, "void": %s, "banker": %d,\n' % (
+        engine.deals, jbool(counted), jbool(void), engine.hseat[0])
+    out += '     "banker_hand": {%s},\n' % _hand_head(engine, 0)
+    hand_texts = []
+    for i in range(engine.norder):
+        slot = engine.order[i]
+        text = '       {"seat": %d, %s,\n        "stake": %d' % (
+            engine.hseat[slot], _hand_head(engine, slot), engine.hstake[slot])
+        if settled:
+            text += ', "net": %d' % engine.hnet[slot]
+        hand_texts.append(text + "}")
+    if hand_texts:
+        out += '     "hands": [\n' + ",\n".join(hand_texts) + "\n     ]"
+    else:
+        out += '     "hands": []'
+    if settled:
+        out += ',\n     "net": %s' % seat_map(engine, engine.deal_net)
+    return out + "}"
+
+
+def winners(engine):
+    if not engine.finished():
+        return []
+    best = None
+    for s in range(1, engine.seats + 1):
+        if best is None or engine.balance[s] > best:
+            best = engine.balance[s]
+    return [s for s in range(1, engine.seats + 1) if engine.balance[s] == best]
+
+
+def document(engine, rejected, deals):
+    """rejected: list of (line, text, error); deals: list of deal_json strings."""
+    out = '{\n  "rules": %s,\n' % jstr(engine.rules.name)
+    if rejected:
+        items = []
+        for line, text, error in rejected:
+            items.append('    {"line": %d, "event": %s, "ok": false, "error": %s}' % (
+                line, jstr(text), jstr(error)))
+        out += '  "events": [\n' + ",\n".join(items) + "\n  ],\n"
+    else:
+        out += '  "events": [],\n'
+    if deals:
+        out += '  "deals": [\n' + ",\n".join(deals) + "\n  ],\n"
+    else:
+        out += '  "deals": [],\n'
+    out += '  "balances": %s,\n' % seat_map(engine, engine.balance)
+    out += '  "kitty": %d,\n' % engine.kitty
+    out += '  "banker": %d,\n' % engine.banker
+    out += '  "finished": %s,\n' % jbool(engine.finished())
+    out += '  "winners": [%s]\n}\n' % ", ".join(["%d" % s for s in winners(engine)])
+    return out

@@ -1,0 +1,147 @@
+# The three presets and the `classic` options (RULES.md V, X), validated from the
+# transcript's `rules` line or the settings file.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+TABLE = const(0)
+CLASSIC = const(1)
+CASINO = const(2)
+PRESETS = ("table", "classic", "casino")
+
+ORDER_EQUAL = const(0)
+ORDER_PICTURE = const(1)
+ORDER_NATURAL = const(2)
+ORDER_ACE_TEN_ORDINARY = const(3)
+ORDER_NAMES = ("equal", "picture_beats_ten", "natural_beats_plain", "ace_ten_ordinary")
+
+# name: (presets it applies to, kind, low, high). kind "n" = number, "s" = on/off switch,
+# "o" = pontoon_order word, "b" = burn (13, 14 or off).
+_OPTIONS = {
+    "stake_min": ("classic casino", "n", 1, 1000),
+    "stake_max": ("classic casino", "n", 1, 1000),
+    "split_aces_only": ("classic", "s", 0, 1),
+    "stick_min": ("classic", "n", 15, 16),
+    "banker_doubling": ("classic", "s", 0, 1),
+    "pontoon_pays": ("classic", "n", 1, 3),
+    "banker_pontoon_collects_single": ("classic", "s", 0, 1),
+    "four_card_eleven_twist_only": ("classic", "s", 0, 1),
+    "royal_pontoon": ("classic", "s", 0, 1),
+    "pontoon_order": ("classic", "o", 0, 3),
+    "burn": ("classic", "b", 13, 14),
+    "shoot": ("classic", "s", 0, 1),
+    "kitty_min": ("classic", "n", 1, 100000),
+    "kitty_max": ("classic", "n", 1, 100000),
+}
+
+
+class RulesError(Exception):
+    pass
+
+
+class Rules:
+    def __init__(self, preset="table"):
+        if preset not in PRESETS:
+            raise RulesError("unknown preset '%s' (allowed: table, classic, casino)" % preset)
+        self.preset = PRESETS.index(preset)
+        self.name = preset
+        casino = self.preset == CASINO
+        self.stake_min = 1
+        self.stake_max = 100 if casino else 5
+        self.split_aces_only = 0
+        self.stick_min = 15
+        self.banker_doubling = 0
+        self.pontoon_pays = 2
+        self.banker_pontoon_collects_single = 0
+        self.four_card_eleven_twist_only = 0
+        self.royal_pontoon = 0
+        self.pontoon_order = ORDER_EQUAL
+        self.burn = 0
+        self.shoot = 0
+        self.kitty_min = 10
+        self.kitty_max = 100
+        self.options = []  # (name, text) in the order given, for the settings file and views
+
+    def set(self, name, text):
+        """Set one option from its text; raises RulesError naming the allowed values."""
+        spec = _OPTIONS.get(name)
+        if spec is None:
+            raise RulesError(
+                "unknown rules option '%s' (allowed: %s)" % (name, ", ".join(sorted(_OPTIONS)))
+            )
+        presets, kind, low, high = spec
+        if self.name not in presets.split():
+            raise RulesError(
+                "option '%s' does not apply to the %s preset (only to %s)"
+                % (name, self.name, presets.replace(" ", ", "))
+            )
+        if kind == "s":
+            if text not in ("on", "off"):
+                raise RulesError("%s must be on or off, not '%s'" % (name, text))
+            value = 1 if text == "on" else 0
+        elif kind == "o":
+            if text not in ORDER_NAMES:
+                raise RulesError(
+                    "pontoon_order must be one of %s, not '%s'" % (", ".join(ORDER_NAMES), text)
+                )
+            value = ORDER_NAMES.index(text)
+        elif kind == "b":
+            if text == "off":
+                value = 0
+            elif text in ("13", "14"):
+                value = int(text)
+            else:
+                raise RulesError("burn must be 13, 14 or off, not '%s'" % text)
+        else:
+            if not _is_int(text) or not (low <= int(text) <= high):
+                raise RulesError(
+                    "%s must be a whole number from %d to %d, not '%s'" % (name, low, high, text)
+                )
+            value = int(text)
+        setattr(self, name, value)
+        self.options.append((name, text))
+
+    def check(self):
+        """Cross-option checks, after every option is set."""
+        if self.stake_min > self.stake_max:
+            raise RulesError(
+                "stake_min (%d) is above stake_max (%d)" % (self.stake_min, self.stake_max)
+            )
+        if self.kitty_min > self.kitty_max:
+            raise RulesError(
+                "kitty_min (%d) is above kitty_max (%d)" % (self.kitty_min, self.kitty_max)
+            )
+
+    def line(self):
+        """The `rules` line that recreates these rules."""
+        out = "rules " + self.name
+        for name, text in self.options:
+            out += " %s=%s" % (name, text)
+        return out
+
+
+def _is_int(text):
+    if not text:
+        return False
+    for ch in text:
+        if ch < "0" or ch > "9":
+            return False
+    return True
+
+
+def parse_rules(words):
+    """words after 'rules': PRESET key=value ... -> Rules (raises RulesError)."""
+    if not words:
+        raise RulesError("rules needs a preset: table, classic or casino")
+    rules = Rules(words[0])
+    for word in words[1:]:
+        eq = word.find("=")
+        if eq <= 0:
+            raise RulesError("rules option '%s' must be written name=value" % word)
+        rules.set(word[:eq], word[eq + 1 :])
+    rules.check()
+    return rules

@@ -1,0 +1,150 @@
+# The transcript language (TRANSCRIPT.md): one line -> one event, for the replayer, the
+# serial line and the journal alike.
+from cards import card_name, parse_card
+from engine import (
+    EV_BANKDOUBLE, EV_BURN, EV_BUY, EV_CARD, EV_DOUBLE, EV_KITTY, EV_SELL, EV_SHOOT,
+    EV_SHUFFLE, EV_SPLIT, EV_STAKE, EV_STAND, EV_STICK, EV_TWIST, EV_VOID, EVENT_WORDS,
+    MAX_AMOUNT, Engine,
+)
+from rules import RulesError, parse_rules
+
+# word: (event, arguments) where arguments is a string of "s" seat, "n" amount, "c" card.
+_EVENTS = {
+    "card": (EV_CARD, "c"),
+    "stake": (EV_STAKE, "sn"),
+    "buy": (EV_BUY, "sn"),
+    "twist": (EV_TWIST, "s"),
+    "stick": (EV_STICK, "s"),
+    "split": (EV_SPLIT, "s"),
+    "double": (EV_DOUBLE, "s"),
+    "burn": (EV_BURN, "s"),
+    "shoot": (EV_SHOOT, "sn"),
+    "kitty": (EV_KITTY, "n"),
+    "bankdouble": (EV_BANKDOUBLE, ""),
+    "sell": (EV_SELL, "sn"),
+    "stand": (EV_STAND, ""),
+    "shuffle": (EV_SHUFFLE, ""),
+    "void": (EV_VOID, ""),
+}
+_ARG_NAMES = {"s": "a seat number", "n": "an amount", "c": "a card code such as QH or 10S"}
+HEADER_WORDS = ("rules", "seats", "banker", "packs")
+
+
+class ParseError(Exception):
+    pass
+
+
+def strip(line):
+    """The words of a line without its comment: [] for a blank or comment line."""
+    hash_at = line.find("#")
+    if hash_at >= 0:
+        line = line[:hash_at]
+    return line.split()
+
+
+def _number(word, what, high=MAX_AMOUNT):
+    for ch in word:
+        if ch < "0" or ch > "9":
+            raise ParseError("%s must be a whole number, not '%s'" % (what, word))
+    if not word or len(word) > 7 or int(word) > high:
+        raise ParseError("%s '%s' is out of range (0 to %d)" % (what, word, high))
+    return int(word)
+
+
+def parse_event(words):
+    """words of an event line -> (event, seat, amount, card); raises ParseError."""
+    spec = _EVENTS.get(words[0])
+    if spec is None:
+        if words[0] in HEADER_WORDS:
+            raise ParseError("'%s' is a header line and must come before any event" % words[0])
+        raise ParseError(
+            "unknown keyword '%s' (events: %s)" % (words[0], ", ".join(EVENT_WORDS[1:]))
+        )
+    ev, args = spec
+    if len(words) - 1 != len(args):
+        need = " ".join([_ARG_NAMES[a] for a in args]) or "nothing"
+        raise ParseError("'%s' takes %s" % (words[0], need.replace(" a", ", a") if args else need))
+    seat = amount = card = 0
+    for i in range(len(args)):
+        a = args[i]
+        w = words[i + 1]
+        if a == "c":
+            card = parse_card(w)
+            if card < 0:
+                raise ParseError(
+                    "'%s' is not a card code (rank A 2-9 T/10 J Q K, then suit C D H S)" % w
+                )
+        elif a == "s":
+            seat = _number(w, "a seat", 99)
+        else:
+            amount = _number(w, "an amount")
+    return ev, seat, amount, card
+
+
+def event_text(ev, seat, amount, card):
+    """The canonical transcript line of an event (for the journal)."""
+    word = EVENT_WORDS[ev]
+    args = _EVENTS[word][1]
+    out = word
+    for a in args:
+        if a == "c":
+            out += " " + card_name(card)
+        elif a == "s":
+            out += " %d" % seat
+        else:
+            out += " %d" % amount
+    return out
+
+
+class Header:
+    """Collects the header lines, then builds the engine."""
+
+    def __init__(self):
+        self.rules = None
+        self.seats = 0
+        self.banker = 0
+        self.packs = 0
+
+    def take(self, words):
+        """Consume a header line; False when the words are not a header."""
+        word = words[0]
+        if word == "rules":
+            if self.rules is not None:
+                raise ParseError("a second 'rules' line")
+            try:
+                self.rules = parse_rules(words[1:])
+            except RulesError as e:
+                raise ParseError(str(e))
+            return True
+        if word not in ("seats", "banker", "packs"):
+            return False
+        if self.rules is None:
+            raise ParseError("the first line must be 'rules PRESET ...'")
+        if len(words) != 2:
+            raise ParseError("'%s' takes one number" % word)
+        value = _number(words[1], word, 99)
+        if word == "seats":
+            self.seats = value
+        elif word == "banker":
+            self.banker = value
+        else:
+            self.packs = value
+        return True
+
+    def engine(self):
+        if self.rules is None:
+            raise ParseError("the first line must be 'rules PRESET ...'")
+        if not self.seats:
+            raise ParseError("a 'seats N' line must come before the first event")
+        try:
+            return Engine(self.rules, self.seats, self.banker, self.packs)
+        except ValueError as e:
+            raise ParseError(str(e))
+
+    def lines(self):
+        out = [self.rules.line(), "seats %d" % self.seats]
+        if self.banker:
+            out.append("banker %d" % self.banker)
+        if self.packs:
+            out.append("packs %d" % self.packs)
+        return out
