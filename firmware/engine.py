@@ -534,8 +534,8 @@ class Engine:
             return None
         if ph == PH_PLAY:
             if self.pend == PEND_NONE:
-                return "no card is due: seat %d must act on hand %d first" % (
-                    self.hseat[self.order[self.cur]], self.cur + 1)
+                return "no card is due: seat %d must act first (stick, twist%s)" % (
+                    self.hseat[self.order[self.cur]], ", double" if self.casino else ", buy")
             why = self._take(code)
             if why:
                 return why
