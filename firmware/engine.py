@@ -268,8 +268,16 @@ class Engine:
         if ev == EV_STAND:
             return self._stand()
         if EV_BUY <= ev <= EV_BURN:
-            return self._action(ev, seat, amount)
+            return self._action(ev, seat, amount, True)
         return "unknown event"
+
+    def check(self, ev, seat=0, amount=0):
+        """Would this player action be accepted now? None, or the reason (nothing changes)."""
+        if self.phase == PH_OVER:
+            return "the session is over"
+        if EV_BUY <= ev <= EV_BURN:
+            return self._action(ev, seat, amount, False)
+        return "only player actions can be checked"
 
     # ----------------------------------------------------------------- shoe (R2, N3)
     def _take(self, code):
@@ -765,7 +773,7 @@ class Engine:
         return -1
 
     # ----------------------------------------------------------------- players (P)
-    def _action(self, ev, seat, amount):
+    def _action(self, ev, seat, amount, commit):
         if self.phase != PH_PLAY:
             if self.phase == PH_BANKER:
                 return "the players' turns are over: it is the banker's turn (K1)"
@@ -787,12 +795,16 @@ class Engine:
         if ev == EV_STICK:
             if total < r.stick_min:
                 return "stick needs a total of %d or more (P6)" % r.stick_min
+            if not commit:
+                return None
             self.hflags[slot] = f | F_DONE | F_ACTED
             self._advance()
             return None
         if ev == EV_TWIST:
             if total >= 21:
                 return "a hand of 21 takes no more cards (P7)"
+            if not commit:
+                return None
             self.hflags[slot] = f | F_TWISTED | F_ACTED
             self._pend(PEND_ONE, slot, 1)
             return None
@@ -810,6 +822,8 @@ class Engine:
             hi = self.hlastbuy[slot] if self.hlastbuy[slot] else 2 * lo
             if amount < lo or amount > hi:
                 return "this buy must add %d to %d units (P4)" % (lo, hi)
+            if not commit:
+                return None
             self.hstake[slot] += amount
             self.hlastbuy[slot] = amount
             self.hflags[slot] = f | F_ACTED
@@ -822,6 +836,8 @@ class Engine:
                 return "a hand may double only once (P10)"
             if total >= 21:
                 return "a hand of 21 takes no more cards (P7)"
+            if not commit:
+                return None
             self.hstake[slot] += self.initial[seat]
             self.hflags[slot] = f | F_DOUBLED | F_ACTED
             self._pend(PEND_ONE, slot, 1)
@@ -843,6 +859,8 @@ class Engine:
             limit = 3 if self.casino else 4
             if self.seat_hands[seat] >= limit:
                 return "a seat may hold at most %d hands (P3)" % limit
+            if not commit:
+                return None
             new = self.nslots
             self.nslots += 1
             self._clear_slot(new)
@@ -872,6 +890,8 @@ class Engine:
             if n != 2 or (f & F_ACTED) or hands.has_ace(self.cards, base, 2) or \
                     hands.hard_total(self.cards, base, 2) != r.burn:
                 return "only two cards making a hard %d can be burned (V8)" % r.burn
+            if not commit:
+                return None
             self._hand_under(slot)
             self.ncards[slot] = 0
             self._pend(PEND_BURN, slot, 2)

@@ -77,24 +77,29 @@ def winners(engine):
     return [s for s in range(1, engine.seats + 1) if engine.balance[s] == best]
 
 
-def document(engine, rejected, deals):
-    """rejected: list of (line, text, error); deals: list of deal_json strings."""
-    out = '{\n  "rules": %s,\n' % jstr(engine.rules.name)
-    if rejected:
-        items = []
-        for line, text, error in rejected:
-            items.append('    {"line": %d, "event": %s, "ok": false, "error": %s}' % (
-                line, jstr(text), jstr(error)))
-        out += '  "events": [\n' + ",\n".join(items) + "\n  ],\n"
+def write_head(out, engine, rejected):
+    """Everything before the deals; rejected: list of (line, text, error)."""
+    out.write('{\n  "rules": %s,\n' % jstr(engine.rules.name))
+    if not rejected:
+        out.write('  "events": [],\n')
     else:
-        out += '  "events": [],\n'
-    if deals:
-        out += '  "deals": [\n' + ",\n".join(deals) + "\n  ],\n"
-    else:
-        out += '  "deals": [],\n'
-    out += '  "balances": %s,\n' % seat_map(engine, engine.balance)
-    out += '  "kitty": %d,\n' % engine.kitty
-    out += '  "banker": %d,\n' % engine.banker
-    out += '  "finished": %s,\n' % jbool(engine.finished())
-    out += '  "winners": [%s]\n}\n' % ", ".join(["%d" % s for s in winners(engine)])
-    return out
+        out.write('  "events": [\n')
+        last = len(rejected) - 1
+        for i in range(len(rejected)):
+            line, text, error = rejected[i]
+            out.write('    {"line": %d, "event": %s, "ok": false, "error": %s}%s\n' % (
+                line, jstr(text), jstr(error), "," if i < last else ""))
+        out.write("  ],\n")
+
+
+def write_deal(out, engine, settled, first):
+    out.write(('  "deals": [\n' if first else ",\n") + deal_json(engine, settled))
+
+
+def write_tail(out, engine, no_deals):
+    out.write('  "deals": [],\n' if no_deals else "\n  ],\n")
+    out.write('  "balances": %s,\n' % seat_map(engine, engine.balance))
+    out.write('  "kitty": %d,\n' % engine.kitty)
+    out.write('  "banker": %d,\n' % engine.banker)
+    out.write('  "finished": %s,\n' % jbool(engine.finished()))
+    out.write('  "winners": [%s]\n}\n' % ", ".join(["%d" % s for s in winners(engine)]))

@@ -5,28 +5,38 @@
 
 Exit 0 when the file was read (rejected events are listed in the JSON); exit 2 with a
 one-line message on stderr when the file cannot be read or a line cannot be parsed.
+The file is read twice (rejected events first, then the deals as they end), so the
+replayer needs memory for neither the whole file nor the whole document: it runs in a
+Pico-sized heap.
 """
 import sys
 
-_here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
-_root = _here + "/.."
-for _p in (_root + "/firmware", _root):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+try:
+    import engine  # noqa: F401  (already on the path, e.g. .mpy files via MICROPYPATH)
+except ImportError:
+    _here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
+    sys.path.insert(0, _here + "/../firmware")
 
 import report  # noqa: E402
-from transcript import Header, ParseError, event_text, parse_event, strip  # noqa: E402
+from transcript import Header, ParseError, parse_event, strip  # noqa: E402
 
 
-def replay_lines(lines):
-    """lines -> (engine, rejected, deals); raises ParseError('line N: ...')."""
+def replay_lines(lines, on_reject=None, on_deal=None):
+    """Feed transcript lines to a new engine; returns it. Raises ParseError('line N: ...').
+
+    on_reject(line_number, text, error) for each rejected event;
+    on_deal(engine) each time a deal ends (settled or void).
+    """
     header = Header()
     engine = None
-    rejected = []
-    deals = []
     number = 0
     for line in lines:
         number += 1
+        if not isinstance(line, str):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeError:
+                raise ParseError("line %d: not UTF-8 text" % number)
         words = strip(line)
         if not words:
             continue
@@ -41,40 +51,51 @@ def replay_lines(lines):
         ended = engine.deals_ended
         error = engine.apply(ev[0], ev[1], ev[2], ev[3])
         if error is not None:
-            rejected.append((number, " ".join(words), error))
-        elif engine.deals_ended != ended:
-            deals.append(report.deal_json(engine, True))
+            if on_reject:
+                on_reject(number, " ".join(words), error)
+        elif engine.deals_ended != ended and on_deal:
+            on_deal(engine)
     if engine is None:
         try:
             engine = header.engine()
         except ParseError as e:
             raise ParseError("line %d: %s" % (number, e))
-    if engine.in_deal():
-        deals.append(report.deal_json(engine, False))
-    return engine, rejected, deals
+    return engine
 
 
-def main(argv):
+def _replay_file(path, on_reject=None, on_deal=None):
+    with open(path, "rb") as f:
+        return replay_lines(f, on_reject, on_deal)
+
+
+def main(argv, out=None):
+    out = out or sys.stdout
     if len(argv) != 2:
         sys.stderr.write("usage: replay.py TRANSCRIPT\n")
         return 2
     path = argv[1]
+    rejected = []
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-        text = data.decode("utf-8")
+        engine = _replay_file(path, lambda n, t, e: rejected.append((n, t, e)))
     except OSError as e:
         sys.stderr.write("replay: cannot read %s: %s\n" % (path, e))
         return 2
-    except UnicodeError:
-        sys.stderr.write("replay: %s is not UTF-8 text\n" % path)
-        return 2
-    try:
-        engine, rejected, deals = replay_lines(text.split("\n"))
     except ParseError as e:
         sys.stderr.write("replay: %s: %s\n" % (path, e))
         return 2
-    sys.stdout.write(report.document(engine, rejected, deals))
+    report.write_head(out, engine, rejected)
+    rejected = None
+    first = [True]
+
+    def deal(eng):
+        report.write_deal(out, eng, True, first[0])
+        first[0] = False
+
+    engine = _replay_file(path, None, deal)
+    if engine.in_deal():
+        report.write_deal(out, engine, False, first[0])
+        first[0] = False
+    report.write_tail(out, engine, first[0])
     return 0
 
 

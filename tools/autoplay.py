@@ -1,0 +1,146 @@
+"""Scripted players and a physical shoe, for benchmarks, the simulator and property tests.
+
+Runs on CPython and MicroPython. `Autoplayer(engine, seed).next_event()` answers the next
+transcript event a sensible table would produce: cards are drawn from the top layer of
+the engine's own shoe model (the physical shoe: the rest of the pack above the cards that
+went under it), players stick on 16 or more, split aces and eights, buy small hands and
+twist the rest; the banker draws below 17. `play_session(...)` returns transcript lines.
+"""
+import sys
+
+try:
+    import engine as E
+except ImportError:
+    _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    sys.path.insert(0, _here + "/../firmware")
+    import engine as E
+
+import random
+
+from cards import card_name
+from transcript import event_text
+
+
+class Autoplayer:
+    def __init__(self, engine, seed=1, stick_on=16, banker_stands_on=17):
+        self.e = engine
+        self.rng = random.Random(seed) if hasattr(random, "Random") else None
+        if self.rng is None:
+            random.seed(seed)
+            self.rng = random
+        self.stick_on = stick_on
+        self.banker_stands_on = banker_stands_on
+
+    def _pick(self, n):
+        return self.rng.randrange(n) if n > 1 else 0
+
+    def draw(self):
+        """A card from the top of the physical shoe (random within the top layer)."""
+        e = self.e
+        top = e.top_layer
+        choices = [i for i in range(e.copies) if e.loc[i] == top] if e.top_count else []
+        if not choices:
+            return -1
+        return choices[self._pick(len(choices))] % 52
+
+    def next_event(self):
+        """(event, seat, amount, card) or None when the table has nothing left to do."""
+        e = self.e
+        r = e.rules
+        if e.finished():
+            return None
+        if e.want_shuffle and not e.in_deal():
+            return (E.EV_SHUFFLE, 0, 0, 0)
+        ph = e.phase
+        if ph == E.PH_IDLE:
+            if e.need_kitty:
+                return (E.EV_KITTY, 0, max(r.kitty_min, min(r.kitty_max, 4 * r.stake_max)), 0)
+            if e.casino:
+                return (E.EV_STAKE, 1, self._stake(), 0)
+        if ph in (E.PH_STAKES, E.PH_BETS):
+            return (E.EV_STAKE, e.next_stake_seat(), self._stake(), 0)
+        slot = e.current_slot()
+        if slot >= 0 and e.pend == E.PEND_NONE:
+            return self._player(slot)
+        if ph == E.PH_BANKER and not e.casino:
+            if e.hand_total(0) >= self.banker_stands_on:
+                return (E.EV_STAND, 0, 0, 0)
+        card = self.draw()
+        if card < 0:
+            return (E.EV_VOID, 0, 0, 0)
+        return (E.EV_CARD, 0, 0, card)
+
+    def _stake(self):
+        r = self.e.rules
+        hi = min(r.stake_max, r.stake_min + 4)
+        return r.stake_min + self._pick(hi - r.stake_min + 1)
+
+    def _player(self, slot):
+        e = self.e
+        seat = e.hseat[slot]
+        total = e.hand_total(slot)
+        n = e.ncards[slot]
+        base = slot * E.MAX_CARDS
+        if n == 2 and e.cards[base] >> 2 == e.cards[base + 1] >> 2 and e.cards[base] >> 2 in (0, 7):
+            if e.check(E.EV_SPLIT, seat) is None:
+                return (E.EV_SPLIT, seat, 0, 0)
+        if total >= max(self.stick_on, e.rules.stick_min):
+            return (E.EV_STICK, seat, 0, 0)
+        if e.casino:
+            if n == 2 and 9 <= total <= 11 and not e.hflags[slot] & E.F_DOUBLED:
+                return (E.EV_DOUBLE, seat, 0, 0)
+            return (E.EV_TWIST, seat, 0, 0)
+        if total <= 11 and not e.hflags[slot] & E.F_TWISTED:
+            amount = e.initial[seat]
+            if e.hlastbuy[slot] == 0 or e.hlastbuy[slot] >= amount:
+                why = e.check(E.EV_BUY, seat, amount)
+                if why is None:
+                    return (E.EV_BUY, seat, amount, 0)
+        return (E.EV_TWIST, seat, 0, 0)
+
+
+def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0):
+    """Transcript lines of a session played by scripted players.
+
+    `table` plays its eight counted deals; other presets play `deals` deals (default 8).
+    """
+    from transcript import Header
+
+    h = Header()
+    h.rules = rules
+    h.seats = seats
+    h.banker = 0 if rules.preset == 2 else banker
+    eng = h.engine()
+    bot = Autoplayer(eng, seed)
+    lines = h.lines()
+    want = deals or 8
+    for _ in range(max_events):
+        if eng.finished() or (rules.preset != 0 and eng.deals_ended >= want and not eng.in_deal()):
+            break
+        ev = bot.next_event()
+        if ev is None:
+            break
+        why = eng.apply(ev[0], ev[1], ev[2], ev[3])
+        if why is not None:
+            raise RuntimeError("autoplay produced a rejected event %s: %s" % (
+                event_text(ev[0], ev[1], ev[2], ev[3]), why))
+        lines.append(event_text(ev[0], ev[1], ev[2], ev[3]))
+    return lines
+
+
+def main(argv):
+    from rules import parse_rules
+
+    if len(argv) < 3:
+        print("usage: autoplay.py SEATS SEED [PRESET [options...]]")
+        return 2
+    rules = parse_rules(argv[3:] if len(argv) > 3 else ["table"])
+    for line in play_session(rules, int(argv[1]), int(argv[2])):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
+
+_ = card_name  # re-exported for callers that print cards
