@@ -3,9 +3,6 @@
 from cards import card_name
 from hands import KIND_NAMES
 
-MAX_CARDS = 5
-
-
 def jstr(text):
     out = '"'
     for ch in text:
@@ -22,19 +19,18 @@ def jbool(flag):
     return "true" if flag else "false"
 
 
-def seat_map(engine, values):
+def seat_map(engine, value_of):
     first = 0 if engine.casino else 1
     parts = []
     for s in range(first, engine.seats + 1):
-        parts.append('"%d": %d' % (s, values[s]))
+        parts.append('"%d": %d' % (s, value_of(s)))
     return "{" + ", ".join(parts) + "}"
 
 
 def _cards(engine, slot):
-    base = slot * MAX_CARDS
     names = []
-    for i in range(engine.ncards[slot]):
-        names.append(jstr(card_name(engine.cards[base + i])))
+    for i in range(engine.ncards(slot)):
+        names.append(jstr(card_name(engine.card(slot, i))))
     return "[" + ", ".join(names) + "]"
 
 
@@ -48,15 +44,15 @@ def deal_json(engine, settled):
     void = settled and engine.last_void
     counted = settled and engine.last_counted
     out = '    {"number": %d, "counted": %s, "void": %s, "banker": %d,\n' % (
-        engine.deals, jbool(counted), jbool(void), engine.hseat[0])
+        engine.deals, jbool(counted), jbool(void), engine.hand_seat(0))
     out += '     "banker_hand": {%s},\n' % _hand_head(engine, 0)
     hand_texts = []
     for i in range(engine.norder):
-        slot = engine.order[i]
+        slot = engine.slot_at(i)
         text = '       {"seat": %d, %s,\n        "stake": %d' % (
-            engine.hseat[slot], _hand_head(engine, slot), engine.hstake[slot])
+            engine.hand_seat(slot), _hand_head(engine, slot), engine.hand_stake(slot))
         if settled:
-            text += ', "net": %d' % engine.hnet[slot]
+            text += ', "net": %d' % engine.hand_net(slot)
         hand_texts.append(text + "}")
     if hand_texts:
         out += '     "hands": [\n' + ",\n".join(hand_texts) + "\n     ]"
@@ -72,9 +68,9 @@ def winners(engine):
         return []
     best = None
     for s in range(1, engine.seats + 1):
-        if best is None or engine.balance[s] > best:
-            best = engine.balance[s]
-    return [s for s in range(1, engine.seats + 1) if engine.balance[s] == best]
+        if best is None or engine.balance(s) > best:
+            best = engine.balance(s)
+    return [s for s in range(1, engine.seats + 1) if engine.balance(s) == best]
 
 
 def write_head(out, engine, rejected):

@@ -20,10 +20,11 @@ ORDER_ACE_TEN_ORDINARY = const(3)
 ORDER_NAMES = ("equal", "picture_beats_ten", "natural_beats_plain", "ace_ten_ordinary")
 
 # name: (presets it applies to, kind, low, high). kind "n" = number, "s" = on/off switch,
-# "o" = pontoon_order word, "b" = burn (13, 14 or off).
+# "o" = pontoon_order word, "b" = burn (13, 14 or off). Stakes and the kitty are capped
+# (100, 10000) so that every per-hand amount fits the engine's 16-bit hand words.
 _OPTIONS = {
-    "stake_min": ("classic casino", "n", 1, 1000),
-    "stake_max": ("classic casino", "n", 1, 1000),
+    "stake_min": ("classic casino", "n", 1, 100),
+    "stake_max": ("classic casino", "n", 1, 100),
     "split_aces_only": ("classic", "s", 0, 1),
     "stick_min": ("classic", "n", 15, 16),
     "banker_doubling": ("classic", "s", 0, 1),
@@ -34,8 +35,8 @@ _OPTIONS = {
     "pontoon_order": ("classic", "o", 0, 3),
     "burn": ("classic", "b", 13, 14),
     "shoot": ("classic", "s", 0, 1),
-    "kitty_min": ("classic", "n", 1, 100000),
-    "kitty_max": ("classic", "n", 1, 100000),
+    "kitty_min": ("classic", "n", 1, 10000),
+    "kitty_max": ("classic", "n", 1, 10000),
 }
 
 

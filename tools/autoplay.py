@@ -77,22 +77,21 @@ class Autoplayer:
 
     def _player(self, slot):
         e = self.e
-        seat = e.hseat[slot]
+        seat = e.hand_seat(slot)
         total = e.hand_total(slot)
-        n = e.ncards[slot]
-        base = slot * E.MAX_CARDS
-        if n == 2 and e.cards[base] >> 2 == e.cards[base + 1] >> 2 and e.cards[base] >> 2 in (0, 7):
+        n = e.ncards(slot)
+        if n == 2 and e.card(slot, 0) >> 2 == e.card(slot, 1) >> 2 and e.card(slot, 0) >> 2 in (0, 7):
             if e.check(E.EV_SPLIT, seat) is None:
                 return (E.EV_SPLIT, seat, 0, 0)
         if total >= max(self.stick_on, e.rules.stick_min):
             return (E.EV_STICK, seat, 0, 0)
         if e.casino:
-            if n == 2 and 9 <= total <= 11 and not e.hflags[slot] & E.F_DOUBLED:
+            if n == 2 and 9 <= total <= 11 and not e.hand_flags(slot) & E.F_DOUBLED:
                 return (E.EV_DOUBLE, seat, 0, 0)
             return (E.EV_TWIST, seat, 0, 0)
-        if total <= 11 and not e.hflags[slot] & E.F_TWISTED:
-            amount = e.initial[seat]
-            if e.hlastbuy[slot] == 0 or e.hlastbuy[slot] >= amount:
+        if total <= 11 and not e.hand_flags(slot) & E.F_TWISTED:
+            amount = e.initial_stake(seat)
+            if e.hand_last_buy(slot) == 0 or e.hand_last_buy(slot) >= amount:
                 why = e.check(E.EV_BUY, seat, amount)
                 if why is None:
                     return (E.EV_BUY, seat, amount, 0)
