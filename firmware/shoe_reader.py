@@ -1,0 +1,519 @@
+# The shoe reader: the PN532 (unchanged adafruit_pn532 driver) as a stream of card events.
+#
+# poll() never blocks for long: each call does at most one command round trip (send a
+# command and read its ACK, or read a ready response and send the next command); while the
+# chip is busy it returns None after one IRQ-pin read (or one 1-byte status read).
+# It returns None, a card code (int, cards.py) or an anomaly (str "kind: text").
+#
+# Card identity: the tag's NDEF Text record ("QH", "TS", "10S"; TLVs are walked, so a lock
+# control TLV first is fine), else the UID map (blank tags). Anything else is an anomaly.
+# Reporting: a card is reported once, as soon as it has been read (low latency while
+# dealing). It stays "in the field" until it is missed by `gone_polls` consecutive
+# detections; while it is in the field it is never reported again, and the UID reported
+# last is never reported twice in a row (a card that wobbles out and back in at the edge of
+# the field). Two new tags at once is an anomaly (no guess); a new tag next to one already
+# reported (the next card creeping in) is read normally. A read that fails half-way is
+# retried; a card that leaves before it could be read gives an "unread" anomaly.
+#
+# UID map file ("uidmap.txt"): one "<14 hex digits UID> <card>" per line, '#' comments,
+# e.g. "04A1B2C3D4E5F6 QH". Loaded into a sorted bytearray of 8-byte records.
+import drvtime
+from cards import card_name, parse_card
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_INLIST = const(0x4A)
+_INDATA = const(0x40)
+_INRELEASE = const(0x52)
+_RFCONFIG = const(0x32)
+
+_IDLE = const(0)
+_LISTING = const(1)
+_READING = const(2)
+_RELEASING = const(3)
+
+# slot states
+_FREE = const(0)
+_PENDING = const(1)      # in the field, not read yet
+_DONE = const(2)         # reported
+_SUPPRESSED = const(3)   # anomaly raised; ignored until it leaves
+
+_NDEF_CAP = const(64)    # bytes of user memory we are willing to read for a card record
+
+TWO_TAGS = "two-tags"
+UNKNOWN_TAG = "unknown-tag"
+NOT_A_CARD = "not-a-card"
+UNREAD = "unread"
+READ_FAILED = "read-failed"
+CONFLICT = "conflict"
+READER_SILENT = "reader-silent"
+
+
+def uid_hex(uid, n=7):
+    return "".join("%02X" % uid[i] for i in range(n))
+
+
+class UidMap:
+    """UID -> card code, as sorted 8-byte records (7 UID bytes, code) in one bytearray."""
+
+    def __init__(self, capacity=64):
+        self.buf = bytearray(8 * capacity)
+        self.n = 0
+
+    def _cmp(self, i, uid):
+        b = self.buf
+        o = i * 8
+        for k in range(7):
+            d = b[o + k] - uid[k]
+            if d:
+                return d
+        return 0
+
+    def _find(self, uid):
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if self._cmp(mid, uid) < 0:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def lookup(self, uid):
+        """Card code for a 7-byte UID, or -1. Allocates nothing."""
+        i = self._find(uid)
+        if i < self.n and self._cmp(i, uid) == 0:
+            return self.buf[i * 8 + 7]
+        return -1
+
+    def add(self, uid, code):
+        if len(uid) != 7 or not 0 <= code < 52:
+            raise ValueError("7-byte UID and a card code")
+        i = self._find(uid)
+        b = self.buf
+        if i < self.n and self._cmp(i, uid) == 0:
+            b[i * 8 + 7] = code
+            return
+        if 8 * (self.n + 1) > len(b):
+            nb = bytearray(len(b) * 2 or 64)
+            nb[:len(b)] = b
+            self.buf = b = nb
+        b[8 * (i + 1):8 * (self.n + 1)] = b[8 * i:8 * self.n]
+        b[8 * i:8 * i + 7] = uid
+        b[8 * i + 7] = code
+        self.n += 1
+
+    def load(self, path):
+        with open(path) as f:
+            for line in f:
+                line = line.split("#")[0].strip()
+                if not line:
+                    continue
+                parts = line.split()
+                if len(parts) != 2 or len(parts[0]) != 14:
+                    raise ValueError("bad uid map line: " + line)
+                code = parse_card(parts[1])
+                if code < 0:
+                    raise ValueError("not a card: " + parts[1])
+                uid = bytes(int(parts[0][i:i + 2], 16) for i in range(0, 14, 2))
+                self.add(uid, code)
+        return self
+
+    def save(self, path):
+        with open(path, "w") as f:
+            f.write("# shoe UID map: <uid hex> <card>\n")
+            for i in range(self.n):
+                o = i * 8
+                f.write("%s %s\n" % (uid_hex(self.buf[o:o + 7]), card_name(self.buf[o + 7])))
+
+
+class ShoeReader:
+    def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
+                 max_retries=3, timeout_ms=150, passive_retries=1):
+        self.pn = pn532
+        self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
+        self.map = uid_map
+        self.gone_polls = gone_polls
+        self.max_retries = max_retries
+        self.timeout_ms = timeout_ms
+        self._dev = None
+        if irq is None:
+            from adafruit_bus_device.i2c_device import I2CDevice
+            self._dev = I2CDevice(i2c, address, probe=False)
+        self._st = bytearray(1)
+        self._p_list = bytes((2, 0x00))          # MaxTg 2, 106 kbps type A
+        self._p_read = bytearray(3)              # Tg, READ, page
+        self._p_rel = bytes((0,))                # release all targets
+        self._ndef = bytearray(_NDEF_CAP)
+        self._have = 0
+        # two slots: UID, state, misses, retries
+        self._uid = bytearray(14)
+        self._state = bytearray(2)
+        self._miss = bytearray(2)
+        self._tries = bytearray(2)
+        self._last = bytearray(7)
+        self._has_last = False
+        self._resp = bytearray(2 * 8)            # listed targets: Tg, UID(7)
+        self._q = [None] * 4                     # event ring
+        self._qh = 0
+        self._qn = 0
+        self._step = _IDLE
+        self._cmd = 0
+        self._rlen = 1
+        self._t0 = 0
+        self._slot = 0                           # slot being read
+        self._tg = 0
+        self._fails = 0
+        self._silent = False
+        self.polls = 0
+        self.retries = 0
+        self.timeouts = 0
+        self.cards = 0
+        self.anomalies = 0
+        self.last_uid = self._last
+        # finite passive-activation retries, so "no tag" answers 4B 00 instead of waiting
+        r = pn532.call_function(_RFCONFIG, params=bytes((0x05, 0xFF, 0x01, passive_retries)),
+                                timeout=0.05)
+        if r is None:
+            raise RuntimeError("PN532 did not accept RFConfiguration")
+
+    # --- events
+    def _emit(self, ev):
+        if self._qn < 4:
+            self._q[(self._qh + self._qn) & 3] = ev
+            self._qn += 1
+        if isinstance(ev, int):
+            self.cards += 1
+        else:
+            self.anomalies += 1
+
+    def _pop(self):
+        ev = self._q[self._qh]
+        self._q[self._qh] = None
+        self._qh = (self._qh + 1) & 3
+        self._qn -= 1
+        return ev
+
+    def _anomaly(self, kind, text):
+        self._emit(kind + ": " + text)
+
+    def rearm(self):
+        """Forget the last reported UID (e.g. after a shuffle)."""
+        self._has_last = False
+
+    # --- bus steps
+    def _ready(self):
+        if self.irq is not None:
+            return self.irq.value() == 0
+        try:
+            with self._dev as d:
+                d.readinto(self._st)
+        except OSError:
+            return False
+        return self._st[0] == 0x01
+
+    def _send(self, cmd, params, step):
+        self._cmd = cmd
+        self._rlen = 25 if cmd == _INLIST else (17 if cmd == _INDATA else 1)
+        self._step = step
+        self._t0 = drvtime.ticks_ms()
+        try:
+            ok = self.pn.send_command(cmd, params, timeout=0.01)
+        except (OSError, RuntimeError):
+            ok = False
+        if not ok:
+            self._failed()
+
+    def _failed(self):
+        # a command got no ACK, a response was garbled or never came: redo the step
+        self.retries += 1
+        self._fails += 1
+        if self._fails >= 8 and not self._silent:
+            self._silent = True
+            self._anomaly(READER_SILENT, "the PN532 does not answer")
+        self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
+
+    def poll(self):
+        self.polls += 1
+        drvtime.rebase()
+        if self._qn:
+            return self._pop()
+        step = self._step
+        if step >= 16:                                     # resend after a failure
+            step -= 16
+            if step == _READING:
+                self._send(_INDATA, self._p_read, _READING)
+            elif step == _RELEASING:
+                self._send(_INRELEASE, self._p_rel, _RELEASING)
+            else:
+                self._send(_INLIST, self._p_list, _LISTING)
+        elif step == _IDLE:
+            self._send(_INLIST, self._p_list, _LISTING)
+        elif not self._ready():
+            if drvtime.ticks_diff(drvtime.ticks_ms(), self._t0) > self.timeout_ms:
+                self.timeouts += 1
+                self._failed()
+        else:
+            try:
+                r = self.pn.process_response(self._cmd, response_length=self._rlen, timeout=0.01)
+            except (OSError, RuntimeError):
+                r = None
+            if r is None:
+                self._failed()
+            else:
+                self._fails = 0
+                self._silent = False
+                if step == _LISTING:
+                    self._listed(r)
+                elif step == _READING:
+                    self._read_done(r)
+                else:
+                    self._step = _IDLE
+        if self._qn:
+            return self._pop()
+        return None
+
+    # --- detection
+    def _slot_of(self, uid, o):
+        for s in range(2):
+            if self._state[s] != _FREE:
+                u = self._uid
+                k = s * 7
+                for i in range(7):
+                    if u[k + i] != uid[o + i]:
+                        break
+                else:
+                    return s
+        return -1
+
+    def _drop(self, s):
+        if self._state[s] == _PENDING:
+            self._anomaly(UNREAD, "tag %s left the field before it could be read"
+                          % uid_hex(self._uid[s * 7:s * 7 + 7]))
+        self._state[s] = _FREE
+
+    def _listed(self, r):
+        nb = r[0] if len(r) else 0
+        rs = self._resp
+        o = 1
+        n = 0
+        for _ in range(nb):
+            if o + 5 > len(r):
+                break
+            ln = r[o + 4]
+            if ln == 7 and o + 12 <= len(r):
+                rs[n * 8] = r[o]
+                for i in range(7):
+                    rs[n * 8 + 1 + i] = r[o + 5 + i]
+                n += 1
+            o += 5 + ln
+        if nb and n < nb:
+            # a target that is not an NTAG (UID length other than 7): not a card
+            self._anomaly(UNKNOWN_TAG, "a tag that is not an NTAG213 card is in the field")
+        # which slots were seen
+        seen0 = seen1 = False
+        new = -1
+        newcount = 0
+        for i in range(n):
+            s = self._slot_of(rs, i * 8 + 1)
+            if s == 0:
+                seen0 = True
+            elif s == 1:
+                seen1 = True
+            else:
+                newcount += 1
+                new = i
+        self._age(0, seen0, newcount)
+        self._age(1, seen1, newcount)
+        if newcount == 2:
+            self._anomaly(TWO_TAGS, "two new cards in the field at once (%s, %s)"
+                          % (uid_hex(rs[1:8]), uid_hex(rs[9:16])))
+            for i in range(2):
+                self._take(i, _SUPPRESSED)
+        elif newcount == 1:
+            s = self._take(new, _PENDING)
+            if self._has_last and self._slot_of_last(s):
+                self._state[s] = _DONE       # the card reported last, back in the field
+        if n == 0:
+            self._step = _IDLE
+            return
+        # read a pending tag that is listed, else release and poll again
+        for i in range(n):
+            s = self._slot_of(rs, i * 8 + 1)
+            if s >= 0 and self._state[s] == _PENDING:
+                self._start_read(s, rs[i * 8])
+                return
+        self._send(_INRELEASE, self._p_rel, _RELEASING)
+
+    def _age(self, s, seen, newcount):
+        if self._state[s] != _FREE:
+            if seen:
+                self._miss[s] = 0
+            else:
+                self._miss[s] += 1
+                if self._miss[s] >= self.gone_polls or newcount:
+                    self._drop(s)
+
+    def _slot_of_last(self, s):
+        for i in range(7):
+            if self._uid[s * 7 + i] != self._last[i]:
+                return False
+        return True
+
+    def _take(self, i, state):
+        s = 0 if self._state[0] == _FREE else 1
+        if self._state[s] != _FREE:
+            self._drop(s)
+        rs = self._resp
+        for k in range(7):
+            self._uid[s * 7 + k] = rs[i * 8 + 1 + k]
+        self._state[s] = state
+        self._miss[s] = 0
+        self._tries[s] = 0
+        return s
+
+    # --- reading
+    def _start_read(self, s, tg):
+        self._slot = s
+        self._tg = tg
+        self._have = 0
+        self._read_page(4)
+
+    def _read_page(self, page):
+        p = self._p_read
+        p[0] = self._tg
+        p[1] = 0x30
+        p[2] = page
+        self._send(_INDATA, p, _READING)
+
+    def _read_done(self, r):
+        s = self._slot
+        if len(r) < 17 or r[0] & 0x3F:
+            # timeout (tag left), CRC, ... : never use the data; detect again and retry
+            self._tries[s] += 1
+            self.retries += 1
+            if self._tries[s] > self.max_retries:
+                self._state[s] = _SUPPRESSED
+                self._anomaly(READ_FAILED, "tag %s could not be read (%d tries)"
+                              % (uid_hex(self._uid[s * 7:s * 7 + 7]), self._tries[s]))
+            self._send(_INRELEASE, self._p_rel, _RELEASING)
+            return
+        b = self._ndef
+        h = self._have
+        for i in range(16):
+            b[h + i] = r[1 + i]
+        self._have = h + 16
+        res = self._walk()
+        if res == 1 and self._have < _NDEF_CAP:
+            self._read_page(4 + self._have // 4)
+            return
+        self._resolve(s, res)
+        self._send(_INRELEASE, self._p_rel, _RELEASING)
+
+    def _walk(self):
+        """Find the NDEF TLV in self._ndef. 0 none, 1 need more bytes, 2 found (at _a.._b),
+        3 empty NDEF message, 4 too big."""
+        b = self._ndef
+        have = self._have
+        i = 0
+        while i < have:
+            t = b[i]
+            if t == 0x00:
+                i += 1
+                continue
+            if t == 0xFE:
+                return 0
+            if i + 1 >= have:
+                return 1
+            ln = b[i + 1]
+            hl = 2
+            if ln == 0xFF:
+                if i + 3 >= have:
+                    return 1
+                ln = (b[i + 2] << 8) | b[i + 3]
+                hl = 4
+            if t == 0x03:
+                if ln == 0:
+                    return 3
+                self._a = i + hl
+                self._b = i + hl + ln
+                if self._b > _NDEF_CAP:
+                    return 4
+                return 2 if self._b <= have else 1
+            i += hl + ln
+        return 1 if have < _NDEF_CAP else 0
+
+    def _text(self):
+        """First NDEF Text record in _ndef[_a:_b]: sets _ta.._tb, returns True."""
+        b = self._ndef
+        i = self._a
+        end = self._b
+        while i + 3 <= end:
+            h = b[i]
+            tl = b[i + 1]
+            if h & 0x10:                   # short record
+                pl = b[i + 2]
+                j = i + 3
+            else:
+                if i + 6 > end:
+                    return False
+                pl = (b[i + 2] << 24) | (b[i + 3] << 16) | (b[i + 4] << 8) | b[i + 5]
+                j = i + 6
+            il = 0
+            if h & 0x08:
+                il = b[j]
+                j += 1
+            p = j + tl + il
+            if p + pl > end:
+                return False
+            if h & 7 == 1 and tl == 1 and b[j] == 0x54 and pl >= 1:
+                st = b[p]
+                if st & 0x80:              # UTF-16 text: not how cards are written
+                    return False
+                self._ta = p + 1 + (st & 0x3F)
+                self._tb = p + pl
+                return self._ta <= self._tb
+            if h & 0x40:                   # ME: last record
+                return False
+            i = p + pl
+        return False
+
+    def _resolve(self, s, res):
+        uid = self._uid[s * 7:s * 7 + 7]
+        code = -1
+        text = None
+        if res == 2 and self._text():
+            a, z = self._ta, self._tb
+            while a < z and self._ndef[a] == 0x20:
+                a += 1
+            while z > a and self._ndef[z - 1] == 0x20:
+                z -= 1
+            text = bytes(self._ndef[a:z]).decode()
+            code = parse_card(text)
+            if code < 0:
+                self._state[s] = _SUPPRESSED
+                self._anomaly(NOT_A_CARD, "tag %s says %r, not a card" % (uid_hex(uid), text))
+                return
+        mapped = self.map.lookup(uid) if self.map is not None else -1
+        if code >= 0 and mapped >= 0 and mapped != code:
+            self._state[s] = _SUPPRESSED
+            self._anomaly(CONFLICT, "tag %s says %s but the UID map says %s"
+                          % (uid_hex(uid), card_name(code), card_name(mapped)))
+            return
+        if code < 0:
+            code = mapped
+        if code < 0:
+            self._state[s] = _SUPPRESSED
+            self._anomaly(UNKNOWN_TAG, "tag %s has no card record and is not in the UID map"
+                          % uid_hex(uid))
+            return
+        self._state[s] = _DONE
+        self._last[:] = uid
+        self._has_last = True
+        self._emit(code)
