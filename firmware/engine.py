@@ -142,8 +142,44 @@ _SB_CUT = const(2)
 _SB_CUT_IN = const(3)
 
 
-def _register(index):
-    return property(lambda self: self.v[index])
+_REGISTER_NAMES = (
+    "phase",
+    "casino",
+    "seats",
+    "packs",
+    "copies",
+    "max_hands",
+    "banker",
+    "initial_banker",
+    "kitty",
+    "deal_kitty",
+    "need_kitty",
+    "want_shuffle",
+    "deals",
+    "counted",
+    "deals_ended",
+    "last_void",
+    "last_counted",
+    "pontoon_dealt",
+    "banker_pontoon",
+    "doubled",
+    "shoot_pos",
+    "outstanding_shoot",
+    "pos",
+    "cur",
+    "pend",
+    "pend_left",
+    "pend_slot",
+    "pend_slot2",
+    "norder",
+    "nslots",
+    "nplayers",
+    "top_layer",
+    "top_count",
+    "next_layer",
+    "deal_layer_base",
+    "in_shoe",
+)
 
 
 class Engine:
@@ -197,33 +233,13 @@ class Engine:
             v[_R_NEED_KITTY] = 1
         v[_R_INITIAL_BANKER] = v[_R_BANKER]
 
-    # Read-only views of the registers, for views, tools and tests.
-    phase = _register(_R_PHASE)
-    casino = _register(_R_CASINO)
-    seats = _register(_R_SEATS)
-    packs = _register(_R_PACKS)
-    copies = _register(_R_COPIES)
-    max_hands = _register(_R_MAX_HANDS)
-    banker = _register(_R_BANKER)
-    kitty = _register(_R_KITTY)
-    need_kitty = _register(_R_NEED_KITTY)
-    want_shuffle = _register(_R_WANT_SHUFFLE)
-    deals = _register(_R_DEALS)
-    counted = _register(_R_COUNTED)
-    deals_ended = _register(_R_DEALS_ENDED)
-    last_void = _register(_R_LAST_VOID)
-    last_counted = _register(_R_LAST_COUNTED)
-    doubled = _register(_R_DOUBLED)
-    pos = _register(_R_POS)
-    cur = _register(_R_CUR)
-    pend = _register(_R_PEND)
-    norder = _register(_R_NORDER)
-    nslots = _register(_R_NSLOTS)
-    nplayers = _register(_R_NPLAYERS)
-    top_layer = _register(_R_TOP_LAYER)
-    top_count = _register(_R_TOP_COUNT)
-    in_shoe = _register(_R_IN_SHOE)
-    outstanding_shoot = _register(_R_OUTSTANDING_SHOOT)
+    def __getattr__(self, name):
+        # Read-only views of the registers (engine.phase, engine.kitty, ...): one tuple
+        # of names costs less RAM than a property per register.
+        for i in range(_NREGS):
+            if _REGISTER_NAMES[i] == name:
+                return self.v[i]
+        raise AttributeError(name)
 
     # Per hand and per seat fields.
     def ncards(self, slot):

@@ -19,48 +19,70 @@ def jbool(flag):
     return "true" if flag else "false"
 
 
-def seat_map(engine, value_of):
+def write_seat_map(out, engine, value_of):
     first = 0 if engine.casino else 1
-    parts = []
+    out.write("{")
     for s in range(first, engine.seats + 1):
-        parts.append('"%d": %d' % (s, value_of(s)))
-    return "{" + ", ".join(parts) + "}"
+        out.write('%s"%d": %d' % (", " if s > first else "", s, value_of(s)))
+    out.write("}")
 
 
-def _cards(engine, slot):
-    names = []
+def _write_cards(out, engine, slot):
+    out.write("[")
     for i in range(engine.ncards(slot)):
-        names.append(jstr(card_name(engine.card(slot, i))))
-    return "[" + ", ".join(names) + "]"
+        out.write(', "%s"' % card_name(engine.card(slot, i)) if i else '"%s"' % card_name(
+            engine.card(slot, i)))
+    out.write("]")
 
 
-def _hand_head(engine, slot):
-    return '"cards": %s, "total": %d, "kind": %s' % (
-        _cards(engine, slot), engine.hand_total(slot), jstr(KIND_NAMES[engine.hand_kind(slot)]))
+def _write_hand_head(out, engine, slot):
+    out.write('"cards": ')
+    _write_cards(out, engine, slot)
+    out.write(', "total": %d, "kind": "%s"' % (
+        engine.hand_total(slot), KIND_NAMES[engine.hand_kind(slot)]))
+
+
+def write_deal_object(out, engine, settled):
+    """The current (or just ended) deal as one JSON object, in the contract's layout,
+    written piece by piece so that no large string is built."""
+    void = settled and engine.last_void
+    counted = settled and engine.last_counted
+    out.write('    {"number": %d, "counted": %s, "void": %s, "banker": %d,\n' % (
+        engine.deals, jbool(counted), jbool(void), engine.hand_seat(0)))
+    out.write('     "banker_hand": {')
+    _write_hand_head(out, engine, 0)
+    out.write("},\n")
+    if engine.norder:
+        out.write('     "hands": [\n')
+        for i in range(engine.norder):
+            slot = engine.slot_at(i)
+            out.write('       {"seat": %d, ' % engine.hand_seat(slot))
+            _write_hand_head(out, engine, slot)
+            out.write(',\n        "stake": %d' % engine.hand_stake(slot))
+            if settled:
+                out.write(', "net": %d' % engine.hand_net(slot))
+            out.write("},\n" if i + 1 < engine.norder else "}\n")
+        out.write("     ]")
+    else:
+        out.write('     "hands": []')
+    if settled:
+        out.write(',\n     "net": ')
+        write_seat_map(out, engine, engine.deal_net)
+    out.write("}")
+
+
+class _Text:
+    def __init__(self):
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
 
 
 def deal_json(engine, settled):
-    """The current (or just ended) deal as one JSON object, in the contract's layout."""
-    void = settled and engine.last_void
-    counted = settled and engine.last_counted
-    out = '    {"number": %d, "counted": %s, "void": %s, "banker": %d,\n' % (
-        engine.deals, jbool(counted), jbool(void), engine.hand_seat(0))
-    out += '     "banker_hand": {%s},\n' % _hand_head(engine, 0)
-    hand_texts = []
-    for i in range(engine.norder):
-        slot = engine.slot_at(i)
-        text = '       {"seat": %d, %s,\n        "stake": %d' % (
-            engine.hand_seat(slot), _hand_head(engine, slot), engine.hand_stake(slot))
-        if settled:
-            text += ', "net": %d' % engine.hand_net(slot)
-        hand_texts.append(text + "}")
-    if hand_texts:
-        out += '     "hands": [\n' + ",\n".join(hand_texts) + "\n     ]"
-    else:
-        out += '     "hands": []'
-    if settled:
-        out += ',\n     "net": %s' % seat_map(engine, engine.deal_net)
-    return out + "}"
+    text = _Text()
+    write_deal_object(text, engine, settled)
+    return "".join(text.parts)
 
 
 def winners(engine):
@@ -89,12 +111,15 @@ def write_head(out, engine, rejected):
 
 
 def write_deal(out, engine, settled, first):
-    out.write(('  "deals": [\n' if first else ",\n") + deal_json(engine, settled))
+    out.write('  "deals": [\n' if first else ",\n")
+    write_deal_object(out, engine, settled)
 
 
 def write_tail(out, engine, no_deals):
     out.write('  "deals": [],\n' if no_deals else "\n  ],\n")
-    out.write('  "balances": %s,\n' % seat_map(engine, engine.balance))
+    out.write('  "balances": ')
+    write_seat_map(out, engine, engine.balance)
+    out.write(",\n")
     out.write('  "kitty": %d,\n' % engine.kitty)
     out.write('  "banker": %d,\n' % engine.banker)
     out.write('  "finished": %s,\n' % jbool(engine.finished()))
