@@ -135,13 +135,14 @@ class UidMap:
 
 class ShoeReader:
     def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
-                 max_retries=3, timeout_ms=150, passive_retries=1):
+                 max_retries=3, timeout_ms=150, passive_retries=1, silent_after=20):
         self.pn = pn532
         self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
         self.map = uid_map
         self.gone_polls = gone_polls
         self.max_retries = max_retries
         self.timeout_ms = timeout_ms
+        self.silent_after = silent_after
         self._dev = None
         if irq is None:
             from adafruit_bus_device.i2c_device import I2CDevice
@@ -234,7 +235,7 @@ class ShoeReader:
         # a command got no ACK, a response was garbled or never came: redo the step
         self.retries += 1
         self._fails += 1
-        if self._fails >= 8 and not self._silent:
+        if self._fails >= self.silent_after and not self._silent:
             self._silent = True
             self._anomaly(READER_SILENT, "the PN532 does not answer")
         self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later

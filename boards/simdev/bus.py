@@ -84,8 +84,9 @@ class SimI2C:
         forced = self.nack_faults.get(address, 0)
         if forced:
             self.nack_faults[address] = forced - 1
-            devs = ()
-        acked = [d for d in devs if d.ack(self)]
+            acked = ()
+        else:
+            acked = [d for d in devs if d.ack(self)]
         if not acked:
             self.stats.nacks += 1
             for d in devs:

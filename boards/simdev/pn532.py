@@ -77,14 +77,14 @@ class PN532:
         if tag not in self.field:
             tag.state = ntag213.IDLE
             self.field.append(tag)
+            if self.bus is not None:
+                self._poll_waiting()     # a waiting InListPassiveTarget sees it now
 
     def remove(self, tag):
         if tag in self.field:
             self.field.remove(tag)
             tag.state = ntag213.IDLE
-        for tg in list(self.targets):
-            if self.targets[tg] is tag:
-                del self.targets[tg]
+        # the chip still lists it as a target: the next exchange with it times out
 
     def clear_field(self):
         for t in list(self.field):
