@@ -3,13 +3,9 @@
 #   display i on channel SLOTS[i][0] at address SLOTS[i][1]; buttons as SimPins.
 # build() makes a fresh world (clock, bus, models) and puts the drivers on its clock;
 # the make_*() functions are the board API the controller uses.
+# The models are imported inside World(), so a VM-side client (boards/simdev/remote.py)
+# can use the make_*() functions without loading them.
 import drvtime
-from boards.simdev.bus import SimI2C
-from boards.simdev.buttons import SimPin
-from boards.simdev.clock import Clock
-from boards.simdev.pn532 import PN532
-from boards.simdev.ssd1306 import SSD1306
-from boards.simdev.tca9548a import TCA9548A
 
 PN532_ADDR = 0x24
 MUX_ADDR = 0x70
@@ -25,6 +21,12 @@ DRIVER_EXTRA_COMMANDS = {0xAD: 1}
 
 class World:
     def __init__(self, freq=400000, n_displays=9, height=64, strict=False, **pn532_timings):
+        from boards.simdev.bus import SimI2C
+        from boards.simdev.buttons import SimPin
+        from boards.simdev.clock import Clock
+        from boards.simdev.pn532 import PN532
+        from boards.simdev.ssd1306 import SSD1306
+        from boards.simdev.tca9548a import TCA9548A
         self.clock = Clock()
         self.bus = SimI2C(self.clock, freq)
         self.pn532 = self.bus.add_device(PN532_ADDR, PN532(**pn532_timings))

@@ -172,6 +172,7 @@ class ShoeReader:
         self._tg = 0
         self._fails = 0
         self._silent = False
+        self._a = self._b = self._ta = self._tb = 0     # TLV / text bounds in _ndef
         self.polls = 0
         self.retries = 0
         self.timeouts = 0

@@ -388,10 +388,11 @@ def case_mux():
 
 def case_bus_clock():
     from boards.simdev.bus import SimI2C
+    from boards.simdev.tca9548a import TCA9548A
     out = {}
     for f in (100000, 400000):
         b = SimI2C(freq=f)
-        b.add_device(0x70, sim.TCA9548A())
+        b.add_device(0x70, TCA9548A())
         b.writeto(0x70, b"\x01")
         t1 = b.clock.ns
         b.writeto(0x70, bytes(1024))
