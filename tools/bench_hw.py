@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Bus bytes, simulated time and heap for the hardware layer, on the simulated board.
+
+    .venv/bin/python tools/bench_hw.py [--freq 100000] [--no-heap]
+
+Bytes are wire bytes (payload + one address byte per transaction); time is the simulated
+clock (I2C at the given rate, 9 clocks a byte, DEVICES.md device timings).
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+from boards import sim  # noqa: E402
+from boards.simdev import ntag213  # noqa: E402
+
+
+def card_reads(freq, n=13, lock_tlv=False, poll_us=1000):
+    w = sim.build(freq=freq, n_displays=1)
+    r = sim.make_reader()
+    per = []
+    for i in range(n):
+        tag = ntag213.text_tag("QH" if i % 2 else "10S", n=i, lock_tlv=lock_tlv)
+        for _ in range(30):                   # settle: empty field
+            r.poll()
+            w.clock.advance_us(poll_us)
+        b0, t0, p0 = w.pn532.stats.wire_bytes(), w.clock.ns, r.polls
+        w.pn532.put(tag)
+        while True:
+            e = r.poll()
+            if e is not None:
+                break
+            w.clock.advance_us(poll_us)
+        per.append((w.pn532.stats.wire_bytes() - b0, (w.clock.ns - t0) / 1e6, r.polls - p0))
+        for _ in range(30):
+            r.poll()
+            w.clock.advance_us(poll_us)
+        w.pn532.remove(tag)
+    assert r.cards == n and r.anomalies == 0
+    # an empty-field detection cycle
+    b0, t0, p0 = w.pn532.stats.wire_bytes(), w.clock.ns, w.pn532.commands.get(0x4A, 0)
+    for _ in range(100):
+        r.poll()
+        w.clock.advance_us(poll_us)
+    cycles = w.pn532.commands.get(0x4A, 0) - p0
+    empty = ((w.pn532.stats.wire_bytes() - b0) / cycles, (w.clock.ns - t0) / 1e6 / cycles)
+    avg = [sum(x[k] for x in per) / len(per) for k in range(3)]
+    return avg, empty
+
+
+def stock_driver_read(freq):
+    """The driver's own blocking calls: read_passive_target + 4 ntag2xx_read_block."""
+    w = sim.build(freq=freq, n_displays=1)
+    pn = sim.make_pn532()
+    tag = ntag213.text_tag("QH", n=1)
+    w.pn532.put(tag)
+    b0, t0 = w.pn532.stats.wire_bytes(), w.clock.ns
+    uid = pn.read_passive_target(timeout=0.5)
+    for p in range(4, 8):
+        pn.ntag2xx_read_block(p)
+    assert bytes(uid) == tag.uid
+    return w.pn532.stats.wire_bytes() - b0, (w.clock.ns - t0) / 1e6
+
+
+def displays(freq):
+    w = sim.build(freq=freq, n_displays=9)
+    b0, t0 = w.bus.stats.wire_bytes(), w.clock.ns
+    d = sim.make_displays(9)
+    init = (w.bus.stats.wire_bytes() - b0, (w.clock.ns - t0) / 1e6)
+    lines = ["Seat 3  Stake 20", "QH 10S 4D", "Total 24 BUST", "Pay 40", "Banker 17",
+             "Twist or stick?", "Cards 3", "Round 12"]
+    out = {}
+    b0, t0 = w.bus.stats.wire_bytes(), w.clock.ns
+    d.show(2, lines, highlight=5)
+    out["full redraw (8 pages, after a mux channel change)"] = (d.last_pages, w.bus.stats.wire_bytes() - b0,
+                                    (w.clock.ns - t0) / 1e6)
+    lines[2] = "Total 21"
+    b0, t0 = w.bus.stats.wire_bytes(), w.clock.ns
+    d.show(2, lines, highlight=5)
+    out["one-line update"] = (d.last_pages, w.bus.stats.wire_bytes() - b0,
+                              (w.clock.ns - t0) / 1e6)
+    b0, t0 = w.bus.stats.wire_bytes(), w.clock.ns
+    d.show(2, lines, highlight=5)
+    out["unchanged"] = (d.last_pages, w.bus.stats.wire_bytes() - b0, (w.clock.ns - t0) / 1e6)
+    drv = d._drv
+    drv.i2c_device = d._devs[2]
+    b0, t0 = w.bus.stats.wire_bytes(), w.clock.ns
+    drv.show()
+    out["driver's own show()"] = (8, w.bus.stats.wire_bytes() - b0, (w.clock.ns - t0) / 1e6)
+    assert w.violations() == []
+    return init, out
+
+
+def heap():
+    import hwbridge
+    deck = os.path.join(ROOT, "host_tests", "mp", "hw_remote_deck.py")
+    result = None
+    for k in range(56, 136, 8):
+        rc, out, w = hwbridge.serve(deck, heap="%dk" % k)
+        if rc == 0:
+            result = (k, out)
+            break
+    import mpy_build
+    env = dict(os.environ, MICROPYPATH=mpy_build.micropypath())
+    mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    p = subprocess.run([mp, "-X", "heapsize=1m",
+                        os.path.join(ROOT, "host_tests", "mp", "hw_alloc.py")],
+                       capture_output=True, text=True, env=env)
+    return result, p.stdout.strip().splitlines()
+
+
+def main():
+    freq = 400000
+    if "--freq" in sys.argv:
+        freq = int(sys.argv[sys.argv.index("--freq") + 1])
+    print("I2C at %d Hz (simulated clock), poll loop every 1 ms" % freq)
+    for lock in (False, True):
+        (b, ms, polls), (eb, ems) = card_reads(freq, lock_tlv=lock)
+        print("card read%s: %.0f bytes, %.1f ms from entering the field to the event, %.0f polls"
+              % (" (lock TLV first, 2 READs)" if lock else "", b, ms, polls))
+    print("empty-field detection cycle: %.0f bytes, %.1f ms" % (eb, ems))
+    b, ms = stock_driver_read(freq)
+    print("stock driver read_passive_target + 4 x ntag2xx_read_block: %d bytes, %.1f ms "
+          "(blocking; its 10 ms sleeps)" % (b, ms))
+    init, out = displays(freq)
+    print("init of 9 displays (driver init_display, 1 KB frame each): %d bytes, %.1f ms"
+          % init)
+    for k, (pages, b, ms) in out.items():
+        print("seat display %s: %d pages, %d bytes, %.2f ms" % (k, pages, b, ms))
+    if "--no-heap" not in sys.argv:
+        result, alloc = heap()
+        if result:
+            print("smallest -X heapsize for 52 cards + 8 displays (unix port, 64-bit objects): "
+                  "%dk" % result[0])
+            for line in result[1]:
+                print("  " + line)
+        for line in alloc:
+            print("micropython " + line)
+
+
+if __name__ == "__main__":
+    main()
