@@ -120,8 +120,8 @@ def main():
     print("I2C at %d Hz (simulated clock), poll loop every 1 ms" % freq)
     for lock in (False, True):
         (b, ms, polls), (eb, ems) = card_reads(freq, lock_tlv=lock)
-        print("card read%s: %.0f bytes, %.1f ms from entering the field to the event, %.0f polls"
-              % (" (lock TLV first, 2 READs)" if lock else "", b, ms, polls))
+        print("card read%s: %.0f bytes, %.1f ms from entering the field to the event, "
+              "%.0f polls" % (" (lock TLV first, 2 READs)" if lock else "", b, ms, polls))
     print("empty-field detection cycle: %.0f bytes, %.1f ms" % (eb, ems))
     b, ms = stock_driver_read(freq)
     print("stock driver read_passive_target + 4 x ntag2xx_read_block: %d bytes, %.1f ms "
