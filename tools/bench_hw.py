@@ -76,8 +76,8 @@ def displays(freq):
     out = {}
     b0, t0 = w.bus.stats.wire_bytes(), w.clock.ns
     d.show(2, lines, highlight=5)
-    out["full redraw (8 pages, after a mux channel change)"] = (d.last_pages, w.bus.stats.wire_bytes() - b0,
-                                    (w.clock.ns - t0) / 1e6)
+    out["full redraw (8 pages, after a mux channel change)"] = (
+        d.last_pages, w.bus.stats.wire_bytes() - b0, (w.clock.ns - t0) / 1e6)
     lines[2] = "Total 21"
     b0, t0 = w.bus.stats.wire_bytes(), w.clock.ns
     d.show(2, lines, highlight=5)
