@@ -52,7 +52,22 @@ class Autoplayer:
         if e.want_shuffle and not e.in_deal():
             return (E.EV_SHUFFLE, 0, 0, 0)
         ph = e.phase
+        rng = self.rng
+        if ph == E.PH_IDLE and r.preset == 1 and e.banker and rng.randrange(20) == 0:
+            buyer = e.banker % e.seats + 1
+            return (E.EV_SELL, buyer, rng.randrange(4), 0)
+        if ph == E.PH_DEAL2 and e.pos == 0 and not e.casino:
+            # The window after the stakes: banker doubling (V3), shoot bets (X2).
+            if r.banker_doubling and not e.doubled and rng.randrange(3) == 0:
+                return (E.EV_BANKDOUBLE, 0, 0, 0)
+            if r.shoot and e.shoot_pos < e.nplayers and rng.randrange(2) == 0:
+                amount = 1 + rng.randrange(3)
+                if e.outstanding_shoot + amount <= e.kitty:
+                    return (E.EV_SHOOT, e.porder[e.shoot_pos + rng.randrange(
+                        e.nplayers - e.shoot_pos)], amount, 0)
         if ph == E.PH_IDLE:
+            if r.shoot and not e.need_kitty and e.kitty < r.kitty_max and rng.randrange(8) == 0:
+                return (E.EV_KITTY, 0, 1, 0)
             if e.need_kitty:
                 return (E.EV_KITTY, 0, max(r.kitty_min, min(r.kitty_max, 4 * r.stake_max)), 0)
             if e.casino:
@@ -83,6 +98,12 @@ class Autoplayer:
         if n == 2 and e.card(slot, 0) >> 2 == e.card(slot, 1) >> 2 and e.card(slot, 0) >> 2 in (0, 7):
             if e.check(E.EV_SPLIT, seat) is None:
                 return (E.EV_SPLIT, seat, 0, 0)
+        r = e.rules
+        if r.burn and n == 2 and e.check(E.EV_BURN, seat) is None and self.rng.randrange(2):
+            return (E.EV_BURN, seat, 0, 0)
+        if r.shoot and n == 3 and total < 21 and not e.hand_flags(slot) & E.F_SHOT4 \
+                and e.outstanding_shoot + 1 <= e.kitty and self.rng.randrange(3) == 0:
+            return (E.EV_SHOOT, seat, 1, 0)
         if total >= max(self.stick_on, e.rules.stick_min):
             return (E.EV_STICK, seat, 0, 0)
         if e.casino:
