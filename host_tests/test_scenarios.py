@@ -74,7 +74,7 @@ def replay(path):
 def rule_ids():
     ids = set()
     with open(RULES_MD, encoding="utf-8") as f:
-        for m in re.finditer(r"^- \*\*([A-Z]\d+)\*\*", f.read(), re.M):
+        for m in re.finditer(r"^- \*\*([A-Z]\d+)\b", f.read(), re.M):
             ids.add(m.group(1))
     return ids
 
