@@ -65,3 +65,9 @@ def make_displays(n=9, height=64, font=-1):
 def make_buttons():
     """machine.Pin objects in BUTTONS order; value() 0 = pressed."""
     return [Pin(p, Pin.IN, Pin.PULL_UP) for p in BUTTON_PINS]
+
+
+def make_serial():
+    """Lines typed on the USB serial port (sys.stdin, polled without blocking)."""
+    from serial_lines import StdinLines
+    return StdinLines()

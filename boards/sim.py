@@ -38,6 +38,7 @@ class World:
             self.mux.add_device(ch, addr, d)
             self.displays.append(d)
         self.buttons = [SimPin(name) for name in BUTTONS]
+        self.serial = None            # serial_lines.QueueLines, made by make_serial()
         self.i2c = None
         self.mux_driver = None
         drvtime.use(self.clock)
@@ -106,3 +107,12 @@ def make_displays(n=9, height=64, font=-1):
 def make_buttons():
     """machine.Pin-like objects in BUTTONS order; value() 0 = pressed."""
     return list(_world().buttons)
+
+
+def make_serial():
+    """The USB serial line's input: a line source with poll() -> str or None."""
+    w = _world()
+    if getattr(w, "serial", None) is None:
+        from serial_lines import QueueLines
+        w.serial = QueueLines()
+    return w.serial

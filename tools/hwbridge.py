@@ -24,60 +24,109 @@ from boards.simdev import ntag213  # noqa: E402
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
-def serve(script, heap="64k", n_displays=8, dwell=40):
-    w = sim.build(n_displays=n_displays)
-    env = dict(os.environ)
-    env["MICROPYPATH"] = mpy_build.micropypath(app=True)
-    mp = os.path.join(os.path.dirname(sys.executable), "micropython")
-    proc = subprocess.Popen([mp, "-X", "heapsize=" + heap, script], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, env=env, text=True, bufsize=1, cwd=ROOT)
-    due = {}
-    tick = 0
-    out = []
-    for line in proc.stdout:
-        if not line.startswith("\x01"):
-            out.append(line.rstrip("\n"))
-            continue
-        req = line[1:].split()
+class Bridge:
+    """Serves the VM's requests from a boards.sim.World (one request -> one reply line).
+
+    Besides the bus, clock and IRQ: "B" answers the button levels (bit i = button i),
+    "L" a queued serial line (push_line), "X tick"/"X deal" as described above.
+    """
+
+    def __init__(self, world, dwell=40):
+        self.w = world
+        self.dwell = dwell
+        self.due = {}
+        self.tick = 0
+        self.lines = []
+
+    def push_line(self, line):
+        self.lines.append(line)
+
+    def handle(self, req):
+        w = self.w
         op = req[0]
         if op == "W":
             try:
                 w.bus.writeto(int(req[1], 16), bytes.fromhex(req[2] if len(req) > 2 else ""))
-                rep = "K"
+                return "K"
             except OSError:
-                rep = "N"
-        elif op == "R":
+                return "N"
+        if op == "R":
             buf = bytearray(int(req[2]))
             try:
                 w.bus.readfrom_into(int(req[1], 16), buf)
-                rep = "K " + buf.hex()
+                return "K " + buf.hex()
             except OSError:
-                rep = "N"
-        elif op == "T":
-            rep = str(w.clock.ns)
-        elif op == "S":
+                return "N"
+        if op == "T":
+            return str(w.clock.ns)
+        if op == "S":
             w.clock.ns += int(req[1])
-            rep = "K"
-        elif op == "I":
-            rep = str(w.pn532.irq.value())
-        elif op == "X" and req[1] == "tick":
-            tick += 1
+            return "K"
+        if op == "I":
+            return str(w.pn532.irq.value())
+        if op == "B":
+            levels = 0
+            for i, pin in enumerate(w.buttons):
+                levels |= (1 if pin.value() else 0) << i
+            return str(levels)
+        if op == "L":
+            return ("K " + self.lines.pop(0)) if self.lines else "K"
+        if op == "X" and req[1] == "tick":
+            self.tick += 1
             w.clock.advance_us(1000)
-            for act in due.pop(tick, ()):
+            for act in self.due.pop(self.tick, ()):
                 act()
-            rep = "K"
-        elif op == "X" and req[1] == "deal":
+            return "K"
+        if op == "X" and req[1] == "deal":
             code = int(req[2])
             tag = ntag213.text_tag(RANKS[code >> 2] + "CDHS"[code & 3], n=code,
                                    lock_tlv=(code % 4 == 0))
             w.pn532.put(tag)
-            due.setdefault(tick + dwell, []).append(lambda tag=tag: w.pn532.remove(tag))
-            rep = "K"
-        else:
-            rep = "?"
-        proc.stdin.write(rep + "\n")
-        proc.stdin.flush()
+            self.due.setdefault(self.tick + self.dwell, []).append(
+                lambda tag=tag: w.pn532.remove(tag))
+            return "K"
+        return "?"
+
+
+def start(script, heap="64k", cwd=None, args=()):
+    """The VM running `script` with the .mpy firmware on its path (a Popen)."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = mpy_build.micropypath(app=True)
+    mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return subprocess.Popen([mp, "-X", "heapsize=" + heap, script] + list(args),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
+                            bufsize=1, cwd=cwd or ROOT)
+
+
+def pump(proc, bridge, on_output=None, on_request=None):
+    """Serve `proc` until it exits; other output goes to on_output(line) (or is collected).
+    on_request() runs before each request is served (host-side schedulers).
+    Returns (exit status, collected output lines)."""
+    out = []
+    for line in proc.stdout:
+        if not line.startswith("\x01"):
+            line = line.rstrip("\n")
+            if on_output is None:
+                out.append(line)
+            elif on_output(line) is False:
+                break
+            continue
+        if on_request is not None:
+            on_request()
+        rep = bridge.handle(line[1:].split())
+        try:
+            proc.stdin.write(rep + "\n")
+            proc.stdin.flush()
+        except BrokenPipeError:
+            break
     rc = proc.wait()
+    return rc, out
+
+
+def serve(script, heap="64k", n_displays=8, dwell=40):
+    w = sim.build(n_displays=n_displays)
+    proc = start(script, heap)
+    rc, out = pump(proc, Bridge(w, dwell))
     return rc, out, w
 
 

@@ -5,6 +5,8 @@
 #   W aa hex -> K | N      write        R aa n -> K hex | N    read
 #   T -> ns                clock        S ns -> K               sleep
 #   I -> 0|1               PN532 IRQ    X text -> K            script event for the host
+#   B -> levels            buttons      L -> K [line]          a serial line for the VM
+# (buttons and the serial line live in remote_io.py, loaded only when asked for)
 import sys
 from binascii import hexlify, unhexlify
 
@@ -86,6 +88,13 @@ class RemoteWorld:
         self.pn532 = _Chip()
         self.i2c = None
         self.mux_driver = None
+
+    def __getattr__(self, name):
+        if name == "buttons" or name == "serial":
+            from boards.simdev import remote_io
+            self.buttons, self.serial = remote_io.make(_ask)
+            return getattr(self, name)
+        raise AttributeError(name)
 
 
 def host(text):

@@ -1,0 +1,796 @@
+# The table controller: a cooperative polling loop. Each step() polls the shoe reader, the
+# buttons and the serial line once (nothing blocks), feeds accepted events to the engine,
+# journals them (flushed before anything is shown), answers on the serial line and
+# redraws at most one display whose text changed.
+#
+# Serial output lines (the answer to an input line is exactly one "ok"/"error:" line):
+#   ok #N <event>      an input line's event was accepted; N = events in the session
+#   ok <text>          an input line's command was done (status, undo, help, ...)
+#   error: <reason>    an input line was refused (nothing changed)
+#   * #N <event>       an event from the shoe or the buttons was accepted
+#   ! <reason>         a card, a press or the reader was refused / reported an anomaly
+#   > <prompt>         the table's prompt, whenever it changes
+#   # <info>           boot, recovery, deal results
+# A card is named only when it is face up (the cut, a twist, the banker's own turn).
+import sys
+from array import array
+
+import drvtime
+import engine as E
+import views as V
+from buttons import LONG, Buttons
+from cards import card_name
+from journal import Journal
+from transcript import Header, ParseError, event_text, parse_event, strip
+
+# buttons, in boards' BUTTONS order
+B_STICK = 0
+B_TWIST = 1
+B_BUY = 2
+B_SPLIT = 3
+B_MINUS = 4
+B_PLUS = 5
+B_OK = 6
+B_UNDO = 7
+
+SRC_SHOE = 0
+SRC_BUTTON = 1
+SRC_SERIAL = 2
+
+BANKER_DISPLAY = 8
+MSG_MS = 4000
+UNDOABLE = (E.EV_STAKE, E.EV_BUY, E.EV_TWIST, E.EV_STICK, E.EV_SPLIT, E.EV_BURN,
+            E.EV_DOUBLE, E.EV_SHOOT, E.EV_KITTY, E.EV_BANKDOUBLE, E.EV_SELL)
+HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
+        "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "
+        "commands: undo, status, new, press BUTTON [long], help, halt")
+
+
+class Table:
+    def __init__(self, board, root="", out=None, lines=None):
+        self.board = board
+        self.root = root
+        self.out = out or sys.stdout
+        self.lines_in = lines
+        self.ui = V.UI()
+        self.journal = Journal(root)
+        self.settings = None
+        self.e = None
+        self.nev = 0
+        self.undo_ok = False
+        self.last_ev = 0
+        self.disp = None
+        self.reader = None
+        self.btn = None
+        self.buf = [""] * 8
+        self.hashes = array("i", [0] * 9)
+        self.dirty = 0
+        self.first = -1
+        self.last_prompt = ""
+        self.msg_at = 0
+        self.stop = False
+        self.loops = 0
+        self.min_free = -1
+        self.pages = 8
+
+    # ------------------------------------------------------------------ output
+    def say(self, text):
+        self.out.write(text + "\n")
+
+    def _now(self):
+        return drvtime.ticks_ms()
+
+    # ------------------------------------------------------------------ boot
+    def boot(self):
+        import settings as S
+        st = S.load(self.root + "settings.txt")
+        self.settings = st
+        self.pages = st.height // 8
+        b = self.board
+        self.disp = b.make_displays(9, 64 if st.error else st.height)   # big buffers first
+        if self.lines_in is None and hasattr(b, "make_serial"):
+            self.lines_in = b.make_serial()
+        self.say("# pontoon table: boot")
+        if self.journal.recover():
+            if self.journal.dropped:
+                self.say("# journal: torn last line (%d bytes) dropped" % self.journal.dropped)
+            self._replay()
+        if self.e is None:
+            if st.error:
+                self._fatal(st.error)
+            else:
+                self._new_session()
+        else:
+            self.say("# resume #%d" % self.nev)
+            self._after_event(-1)
+        uid_map = None
+        if st.uid_map:
+            from shoe_reader import UidMap
+            try:
+                uid_map = UidMap().load(self.root + st.uid_map)
+            except (OSError, ValueError) as x:
+                self.say("! uid map %s: %s" % (st.uid_map, x))
+        self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
+                                    timeout_ms=st.timeout_ms)
+        self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms)
+        self._all_dirty()
+        self._prompt()
+
+    def _fatal(self, text):
+        self.ui.fatal = text
+        self.say("error: " + text)
+        self._all_dirty()
+
+    def _new_session(self):
+        st = self.settings
+        h = Header()
+        try:
+            for line in st.header_lines():
+                h.take(strip(line))
+            e = h.engine()
+        except ParseError as x:
+            self._fatal("settings: " + str(x))
+            return
+        self.journal.start(st.header_lines())
+        self.e = e
+        self.nev = 0
+        self.undo_ok = False
+        self.ui.over = False
+        self.ui.history = ""
+        self.say("# new session: %s" % ", ".join(st.header_lines()))
+        self.say("# resume #0")
+        self._after_event(-1)
+
+    def _replay(self):
+        """Rebuild the engine from the journal (boot, UNDO). Drops a bad tail."""
+        h = Header()
+        self.e = None
+        self.nev = 0
+        self.undo_ok = False
+        pos = 0
+        cut = -1
+        why = None
+        number = 0
+        f = self.journal.lines()
+        try:
+            for raw in f:
+                number += 1
+                start = pos
+                pos += len(raw)
+                try:
+                    words = strip(raw.decode())
+                    if not words:
+                        continue
+                    if self.e is None:
+                        if h.take(words):
+                            continue
+                        self.e = h.engine()
+                    ev, seat, amount, card = parse_event(words)
+                except (ParseError, UnicodeError, ValueError) as x:
+                    why = str(x)
+                    cut = start
+                    break
+                why = self._feed(ev, seat, amount, card)
+                if why is not None:
+                    cut = start
+                    break
+                self.nev += 1
+        finally:
+            f.close()
+        if cut >= 0:
+            self.say("# journal line %d dropped: %s" % (number, why))
+            self.journal.cut(cut)
+        if self.e is None:
+            try:
+                self.e = h.engine()
+            except ParseError:
+                self.e = None          # no usable header: a new session
+                return
+        self.say("# journal: %d events replayed" % self.nev)
+        if self.e.finished():
+            self._session_over()
+
+    def _feed(self, ev, seat, amount, card):
+        e = self.e
+        ph = e.phase
+        ended = e.deals_ended
+        why = e.apply(ev, seat, amount, card)
+        if why is None:
+            self.last_ev = ev
+            self.undo_ok = (ev in UNDOABLE and e.deals_ended == ended and e.phase != E.PH_OVER
+                            and not (e.phase == E.PH_BANKER and ph != E.PH_BANKER))
+        return why
+
+    # ------------------------------------------------------------------ events
+    def event(self, ev, seat=0, amount=0, card=0, src=SRC_SERIAL):
+        """Apply, journal, answer. None when accepted, else the reason."""
+        ui = self.ui
+        if ui.fatal:
+            return "the table is stopped: " + ui.fatal
+        if ui.over:
+            return "the session is over: press OK or send 'new' for a new one"
+        e = self.e
+        ph = e.phase
+        slot = e.expected_card_slot() if ev == E.EV_CARD else -1
+        up = False
+        if ev == E.EV_CARD and ph == E.PH_PLAY and slot > 0:
+            up = bool(e.hand_flags(slot) & E.F_TWISTED)
+        ended = e.deals_ended
+        why = self._feed(ev, seat, amount, card)
+        if why is not None:
+            if ev == E.EV_CARD:
+                why = why.replace(card_name(card), "that card")
+            return why
+        try:
+            self.journal.append(event_text(ev, seat, amount, card))
+        except OSError as x:
+            self._replay()              # the event never happened
+            return "the journal could not be written (%s): event not taken" % x
+        self.nev += 1
+        if ev == E.EV_CARD:
+            text = self._card_text(card, ph, slot, up)
+        else:
+            text = event_text(ev, seat, amount, card)
+        self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % self.nev + text)
+        if e.deals_ended != ended:
+            self._deal_summary()
+        prio = -1
+        if ev == E.EV_CARD:
+            t = self._card_seat(slot)
+            prio = BANKER_DISPLAY if t == 0 else t - 1
+        elif seat:
+            prio = seat - 1
+        self._after_event(prio)
+        if e.finished():
+            self._session_over()
+        return None
+
+    def _card_seat(self, slot):
+        e = self.e
+        if slot <= -2:
+            return -2 - slot
+        if slot < 0:
+            # the first card of a deal: to the first player (B2)
+            return e.hand_seat(1) if e.norder else 0
+        return e.hand_seat(slot) if slot else 0
+
+    def _card_text(self, card, ph, slot, up):
+        e = self.e
+        name = card_name(card)
+        if slot <= -2:
+            return "card %s cut for seat %d" % (name, -2 - slot)
+        seat = self._card_seat(slot)
+        if slot < 0:
+            slot = 1
+        if seat == 0 or slot == 0:
+            if ph == E.PH_BANKER:
+                return "card %s to the banker: %s" % (name, V.total_text(e, 0, False))
+            return "card to the banker (face down)"
+        flags = e.hand_flags(slot)
+        tail = ""
+        if flags & E.F_BUST:
+            tail = ": bust"
+        elif e.ncards(slot) == 2 and e.hand_kind(slot) == 4:
+            tail = ": pontoon"
+        if up:
+            return "card %s to seat %d%s" % (name, seat, tail)
+        return "card to seat %d (face down)%s" % (seat, tail)
+
+    def _deal_summary(self):
+        e = self.e
+        if e.last_void:
+            self.say("# deal %d void: every payment reverted (N3)" % e.deals)
+            return
+        parts = []
+        first = 0 if e.casino else 1
+        for s in range(first, e.seats + 1):
+            parts.append("%d %s" % (s, V.signed(e.deal_net(s))))
+        self.say("# deal %d over: banker %s; net %s" % (
+            e.deals, V.hand_line(e, 0).split("  ")[0].strip() if e.ncards(0) else "-",
+            ", ".join(parts)))
+
+    def _session_over(self):
+        e = self.e
+        self.ui.over = True
+        try:
+            self.ui.history = self.journal.archive()
+        except OSError as x:
+            self.say("! could not keep the hand history: %s" % x)
+        parts = []
+        for s in range(1, e.seats + 1):
+            parts.append("%d %s" % (s, V.signed(e.balance(s))))
+        self.say("# session over: balances %s; kept as %s" % (", ".join(parts), self.ui.history))
+        self._all_dirty()
+
+    def _after_event(self, prio):
+        ui = self.ui
+        ui.msg = ""
+        ui.msg_seat = 0
+        if ui.kind != V.K_NONE and ui.manual:
+            ui.kind = V.K_NONE
+            ui.manual = False
+        self._sync_entry()
+        self._all_dirty()
+        self.first = prio
+        self._prompt()
+
+    def _sync_entry(self):
+        """Open the amount entry the game asks for (stakes, the kitty) by itself."""
+        ui = self.ui
+        e = self.e
+        if e is None or ui.manual:
+            return
+        kind = V.K_NONE
+        seat = 0
+        lo = hi = 0
+        ph = e.phase
+        r = e.rules
+        if ph == E.PH_STAKES or ph == E.PH_BETS or (
+                e.casino and ph == E.PH_IDLE and not e.want_shuffle and not ui.over):
+            kind = V.K_STAKE
+            seat = V.acting_seat(e)
+            lo = r.stake_min
+            hi = r.stake_max
+        elif ph == E.PH_IDLE and e.need_kitty:
+            kind = V.K_KITTY
+            lo = r.kitty_min
+            hi = r.kitty_max
+        if kind != ui.kind or seat != ui.seat or lo != ui.lo or hi != ui.hi:
+            ui.kind = kind
+            ui.seat = seat
+            ui.lo = lo
+            ui.hi = hi
+            ui.value = lo
+
+    def _prompt(self):
+        e = self.e
+        if e is None:
+            return
+        p = V.prompt(e, self.ui)
+        seat = V.acting_seat(e)
+        if e.phase == E.PH_PLAY and seat and not e.card_due():
+            words, buy = V.actions(e, seat)
+            p += ": " + " ".join(words) + (" (%s)" % buy if buy else "")
+        if p != self.last_prompt:
+            self.last_prompt = p
+            self.say("> " + p)
+
+    def refuse(self, text, seat=0):
+        """A refusal that is not an answer to a serial line: displays and '!' line."""
+        self.ui.msg = text
+        self.ui.msg_seat = seat
+        self.msg_at = self._now()
+        self.say("! " + text)
+        self._all_dirty()
+
+    # ------------------------------------------------------------------ UNDO
+    def undo(self):
+        if self.ui.over:
+            return "the session is over and kept: nothing to undo"
+        if self.nev == 0:
+            return "nothing to undo"
+        if not self.undo_ok:
+            if self.last_ev == E.EV_CARD:
+                return "UNDO cannot take back a dealt card"
+            return "UNDO cannot take back %s: the deal has moved on" % E.EVENT_WORDS[self.last_ev]
+        self.journal.drop_last()
+        self._replay()
+        self._after_event(-1)
+        return None
+
+    # ------------------------------------------------------------------ serial
+    def serial_line(self, line):
+        words = strip(line)
+        if not words:
+            return
+        w = words[0].lower()
+        words[0] = w
+        ui = self.ui
+        if w == "help":
+            self.say(HELP)
+            return
+        if w == "halt":
+            self.stop = True
+            self.say("ok halted")
+            return
+        if w == "status":
+            self.say("ok " + self.status())
+            return
+        if w == "press":
+            b = self._button_index(words)
+            if b < 0:
+                self.say("error: press takes a button: STICK TWIST BUY SPLIT MINUS PLUS OK "
+                         "UNDO, then optionally 'long'")
+                return
+            self.say("ok press %s" % words[1].upper())
+            self.press(b)
+            return
+        if w == "defaults":
+            if ui.fatal and self.settings.error:
+                self._use_defaults()
+                self.say("ok defaults")
+            else:
+                self.say("error: the settings are fine: nothing to replace")
+            return
+        if w == "new":
+            why = self.new_session()
+            self.say("error: " + why if why else "ok new session")
+            return
+        if w == "undo":
+            why = self.undo()
+            self.say("error: " + why if why else "ok undo: back at #%d" % self.nev)
+            return
+        try:
+            ev, seat, amount, card = parse_event(words)
+        except ParseError as x:
+            self.say("error: %s" % x)
+            return
+        why = self.event(ev, seat, amount, card, SRC_SERIAL)
+        if why:
+            self.say("error: " + why)
+
+    def _button_index(self, words):
+        if len(words) < 2 or len(words) > 3 or (len(words) == 3 and words[2] != "long"):
+            return -1
+        names = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
+        name = words[1].upper()
+        if name not in names:
+            return -1
+        return names.index(name) + (LONG if len(words) == 3 else 0)
+
+    def status(self):
+        e = self.e
+        if e is None:
+            return "stopped: " + self.ui.fatal
+        bal = []
+        for s in range(1, e.seats + 1):
+            bal.append("%d %s" % (s, V.signed(e.balance(s))))
+        return "#%d deal %d, banker %d, kitty %d, balances %s; %s" % (
+            self.nev, e.deals, e.banker, e.kitty, ", ".join(bal), V.prompt(e, self.ui))
+
+    def new_session(self):
+        e = self.e
+        if self.ui.fatal:
+            return "the table is stopped: " + self.ui.fatal
+        if not self.ui.over:
+            if e is not None and e.in_deal():
+                return "a deal is in progress: finish or void it first"
+            if self.nev:
+                self.ui.history = self.journal.archive()
+        self._new_session()
+        return None
+
+    def _use_defaults(self):
+        import settings as S
+        self.settings = S.Settings()
+        self.ui.fatal = ""
+        self._new_session()
+
+    # ------------------------------------------------------------------ buttons
+    def press(self, b):
+        long = b >= LONG
+        b &= LONG - 1
+        ui = self.ui
+        e = self.e
+        if ui.fatal:
+            if b == B_OK and self.settings.error:
+                self._use_defaults()
+            return
+        if ui.over:
+            if b == B_OK:
+                self.new_session()
+            return
+        if ui.kind == V.K_MENU:
+            if b == B_MINUS:
+                ui.menu_i = (ui.menu_i - 1) % len(ui.menu)
+            elif b == B_PLUS:
+                ui.menu_i = (ui.menu_i + 1) % len(ui.menu)
+            elif b == B_OK:
+                item = ui.menu[ui.menu_i]
+                ui.kind = V.K_NONE
+                ui.manual = False
+                self._sync_entry()
+                self._menu(item)
+            elif b == B_UNDO:
+                ui.kind = V.K_NONE
+                ui.manual = False
+                self._sync_entry()
+            self._all_dirty()
+            return
+        if ui.kind != V.K_NONE and not long:
+            if b == B_MINUS or b == B_PLUS:
+                v = ui.value + (1 if b == B_PLUS else -1)
+                if ui.lo <= v <= ui.hi:
+                    ui.value = v
+                self._dirty_entry()
+                return
+            if b == B_OK:
+                self._commit()
+                return
+            if b == B_UNDO and ui.manual:
+                ui.kind = V.K_NONE
+                ui.manual = False
+                self._sync_entry()
+                self._all_dirty()
+                return
+            if b == B_BUY and ui.kind == V.K_BUY:
+                ui.kind = V.K_NONE
+                ui.manual = False
+                self._all_dirty()
+                return
+        if long:
+            if b == B_OK:
+                self._open_menu()
+            elif b == B_PLUS and ui.kind != V.K_NONE:
+                ui.value = ui.hi
+                self._dirty_entry()
+            elif b == B_MINUS and ui.kind != V.K_NONE:
+                ui.value = ui.lo
+                self._dirty_entry()
+            return
+        seat = V.acting_seat(e)
+        why = None
+        if b == B_STICK:
+            if e.phase == E.PH_BANKER and not e.casino:
+                why = self.event(E.EV_STAND, 0, 0, 0, SRC_BUTTON)
+            else:
+                why = self.event(E.EV_STICK, seat, 0, 0, SRC_BUTTON)
+        elif b == B_TWIST:
+            why = self.event(E.EV_TWIST, seat, 0, 0, SRC_BUTTON)
+        elif b == B_SPLIT:
+            why = self.event(E.EV_SPLIT, seat, 0, 0, SRC_BUTTON)
+        elif b == B_BUY:
+            if e.casino:
+                why = self.event(E.EV_DOUBLE, seat, 0, 0, SRC_BUTTON)
+            else:
+                why = self._open_buy(seat)
+        elif b == B_OK:
+            if e.want_shuffle and not e.in_deal():
+                why = self.event(E.EV_SHUFFLE, 0, 0, 0, SRC_BUTTON)
+            else:
+                why = "nothing to confirm: " + V.prompt(e, ui)
+        elif b == B_UNDO:
+            why = self.undo()
+            if why is None:
+                self.say("* undo: back at #%d" % self.nev)
+        if why:
+            self.refuse(why, seat)
+
+    def _dirty_entry(self):
+        ui = self.ui
+        self._dirty(BANKER_DISPLAY)
+        if ui.seat:
+            self._dirty(ui.seat - 1)
+            self.first = ui.seat - 1
+
+    def _open_buy(self, seat):
+        e = self.e
+        slot = e.current_slot()
+        if slot < 0:
+            return "no player acts now: " + V.prompt(e, self.ui)
+        lo = e.initial_stake(seat)
+        hi = e.hand_last_buy(slot) or 2 * lo
+        why = e.check(E.EV_BUY, seat, lo)
+        if why:
+            return why
+        self._entry(V.K_BUY, seat, lo, hi)
+        return None
+
+    def _entry(self, kind, seat, lo, hi):
+        ui = self.ui
+        ui.kind = kind
+        ui.manual = True
+        ui.seat = seat
+        ui.lo = lo
+        ui.hi = hi
+        ui.value = lo
+        self._all_dirty()
+        self.first = seat - 1 if seat else BANKER_DISPLAY
+
+    def _commit(self):
+        ui = self.ui
+        kind = ui.kind
+        seat = ui.seat
+        v = ui.value
+        if kind == V.K_STAKE:
+            why = self.event(E.EV_STAKE, seat, v, 0, SRC_BUTTON)
+        elif kind == V.K_BUY:
+            why = self.event(E.EV_BUY, seat, v, 0, SRC_BUTTON)
+        elif kind == V.K_KITTY:
+            why = self.event(E.EV_KITTY, 0, v, 0, SRC_BUTTON)
+        else:
+            why = self.event(E.EV_SHOOT, seat, v, 0, SRC_BUTTON)
+        if why:
+            self.refuse(why, seat)
+
+    def _open_menu(self):
+        e = self.e
+        ui = self.ui
+        items = []
+        if e.want_shuffle and not e.in_deal():
+            items.append(V.M_SHUFFLE)
+        if e.phase == E.PH_BANKER and not e.casino:
+            items.append(V.M_STAND)
+        seat = V.acting_seat(e)
+        if e.phase == E.PH_PLAY and seat:
+            if e.rules.burn and e.check(E.EV_BURN, seat) is None:
+                items.append(V.M_BURN)
+            if e.casino and e.check(E.EV_DOUBLE, seat) is None:
+                items.append(V.M_DOUBLE)
+        window = e.phase == E.PH_DEAL2 and e.pos == 0 and not e.casino
+        if window and e.rules.banker_doubling and not e.doubled:
+            items.append(V.M_BANKDOUBLE)
+        if e.rules.shoot and (window or (e.phase == E.PH_PLAY and seat)):
+            items.append(V.M_SHOOT)
+        if e.rules.shoot and not e.in_deal():
+            items.append(V.M_KITTY)
+        if e.in_deal():
+            items.append(V.M_VOID)
+        else:
+            items.append(V.M_NEW)
+        ui.menu = items
+        ui.menu_i = 0
+        ui.kind = V.K_MENU
+        ui.manual = True
+        self._all_dirty()
+
+    def _menu(self, item):
+        e = self.e
+        why = None
+        if item == V.M_SHUFFLE:
+            why = self.event(E.EV_SHUFFLE, 0, 0, 0, SRC_BUTTON)
+        elif item == V.M_STAND:
+            why = self.event(E.EV_STAND, 0, 0, 0, SRC_BUTTON)
+        elif item == V.M_VOID:
+            why = self.event(E.EV_VOID, 0, 0, 0, SRC_BUTTON)
+        elif item == V.M_BURN:
+            why = self.event(E.EV_BURN, V.acting_seat(e), 0, 0, SRC_BUTTON)
+        elif item == V.M_DOUBLE:
+            why = self.event(E.EV_DOUBLE, V.acting_seat(e), 0, 0, SRC_BUTTON)
+        elif item == V.M_BANKDOUBLE:
+            why = self.event(E.EV_BANKDOUBLE, 0, 0, 0, SRC_BUTTON)
+        elif item == V.M_KITTY:
+            room = e.rules.kitty_max - e.kitty
+            if room < 1:
+                why = "the kitty is at its maximum (X8)"
+            else:
+                self._entry(V.K_KITTY, 0, 1 if e.kitty else e.rules.kitty_min, room)
+        elif item == V.M_SHOOT:
+            seat = V.acting_seat(e)
+            if not seat:
+                seat = e.porder[e.shoot_pos] if e.shoot_pos < e.nplayers else 0
+            room = e.kitty - e.outstanding_shoot
+            if not seat or room < 1:
+                why = "no shoot bet is possible now (X2, X4)"
+            else:
+                self._entry(V.K_SHOOT, seat, 1, room)
+        elif item == V.M_NEW:
+            why = self.new_session()
+        if why:
+            self.refuse(why)
+
+    # ------------------------------------------------------------------ displays
+    def _dirty(self, i):
+        self.dirty |= 1 << i
+
+    def _all_dirty(self):
+        e = self.e
+        n = min(e.seats, 8) if e is not None else 8
+        self.dirty |= ((1 << n) - 1) | (1 << BANKER_DISPLAY)
+
+    def _lines(self, i):
+        buf = self.buf
+        e = self.e
+        if e is None:
+            for k in range(8):
+                buf[k] = ""
+            V.wrap(self.ui.fatal or "starting", buf, 0, 7)
+            return -1
+        if i == BANKER_DISPLAY:
+            hl = V.banker_view(e, self.ui, buf)
+        else:
+            hl = V.seat_view(e, self.ui, i + 1, buf)
+        if self.pages == 4:
+            # 128x32 panels: the header, the current hand, the prompt and the action line
+            buf[1] = buf[hl] if 1 <= hl <= 4 else buf[1]
+            buf[2] = buf[6]
+            buf[3] = buf[7]
+            hl = 1 if 1 <= hl <= 4 else (2 if i == BANKER_DISPLAY else -1)
+        return hl
+
+    def redraw_one(self):
+        """Redraw one dirty display (the priority one first). True if one was looked at."""
+        d = self.dirty
+        if not d:
+            return False
+        i = self.first
+        if i < 0 or not d & (1 << i):
+            i = 0
+            while not d & (1 << i):
+                i += 1
+        self.first = -1
+        self.dirty = d & ~(1 << i)
+        hl = self._lines(i)
+        h = hl + 7
+        for k in range(self.pages):
+            h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
+        if h == self.hashes[i]:
+            return True
+        self.hashes[i] = h
+        if self.disp.show(i, self.buf, hl) < 0:
+            self.hashes[i] = 0           # try again when it answers
+        return True
+
+    # ------------------------------------------------------------------ the loop
+    def step(self):
+        """One pass of the loop. True if anything happened."""
+        busy = False
+        r = self.reader.poll()
+        if r is not None:
+            busy = True
+            if isinstance(r, int):
+                why = self.event(E.EV_CARD, 0, 0, r, SRC_SHOE)
+                if why:
+                    self.refuse("card: " + why)
+            else:
+                self.refuse("reader " + r)
+        now = self._now()
+        b = self.btn.poll(now)
+        if b >= 0:
+            busy = True
+            self.press(b)
+        if self.lines_in is not None:
+            line = self.lines_in.poll()
+            if line is not None:
+                busy = True
+                self.serial_line(line)
+        if self.ui.msg and now - self.msg_at > MSG_MS:
+            self.ui.msg = ""
+            self._all_dirty()
+        if self.redraw_one():
+            busy = True
+        self.loops += 1
+        if self.loops & 255 == 0:
+            self._heap()
+        return busy
+
+    def _heap(self):
+        try:
+            import gc
+            f = gc.mem_free()
+        except (ImportError, AttributeError):
+            return
+        if self.min_free < 0 or f < self.min_free:
+            self.min_free = f
+
+    def run(self):
+        while not self.stop:
+            if not self.step():
+                drvtime.sleep(0.001)
+        self.journal.close()
+        self._heap()
+        self.say("# loops %d, lowest free heap %d" % (self.loops, self.min_free))
+
+    def show_error(self, text):
+        """Last resort (main.py): every display says the table stopped."""
+        self.ui.fatal = text
+        if self.disp is None:
+            return
+        for i in range(9):
+            try:
+                self._lines(i)
+                self.disp.show(i, self.buf, 0)
+            except Exception:  # noqa: BLE001 - a display that fails here is left as it is
+                pass
+
+
+table = None
+
+
+def main(board=None, root=""):
+    global table
+    if board is None:
+        import board
+    table = Table(board, root)
+    table.boot()
+    table.run()

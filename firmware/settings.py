@@ -1,0 +1,181 @@
+# The table's settings file on flash (settings.txt): `key = value` lines, '#' comments.
+#
+#   preset = table            table, classic or casino
+#   seats = 4                 participants, banker included (casino: players); 2..8
+#   banker = cut              cut (B1) or a seat number
+#   packs = auto              auto (C1) or 1..8
+#   height = 64               display height in pixels: 64 or 32
+#   stake_max = 5             any rules option of TRANSCRIPT.md (classic/casino), by name
+#   gone_polls = 3            reader: detections a card may miss before it has left
+#   timeout_ms = 150          reader: response timeout
+#   uid_map = uidmap.txt      reader: UID -> card file for blank tags (optional)
+#   debounce_ms = 50          buttons
+#   long_ms = 800             buttons: a press this long is a long press
+#
+# load() never raises for a bad file: it returns Settings with .error = "settings.txt
+# line N: ..." and default values, so the controller can say so on every display.
+from rules import RulesError, parse_rules
+
+MAX_SEAT_DISPLAYS = 8
+
+_NUMBERS = {
+    # key: (low, high)
+    "seats": (1, MAX_SEAT_DISPLAYS),
+    "height": (32, 64),
+    "gone_polls": (1, 20),
+    "timeout_ms": (20, 2000),
+    "debounce_ms": (5, 500),
+    "long_ms": (200, 5000),
+}
+
+
+class Settings:
+    def __init__(self):
+        self.preset = "table"
+        self.options = []          # ["name=value", ...] for the rules line
+        self.seats = 4
+        self.banker = 0            # 0 = cut for the first banker (B1)
+        self.packs = 0             # 0 = as C1 says
+        self.height = 64
+        self.gone_polls = 3
+        self.timeout_ms = 150
+        self.uid_map = ""
+        self.debounce_ms = 50
+        self.long_ms = 800
+        self.error = None          # text of the first problem, or None
+        self.found = False         # the file exists
+
+    def rules(self):
+        """The rules.Rules these settings describe (raises RulesError)."""
+        return parse_rules([self.preset] + self.options)
+
+    def header_lines(self):
+        """The journal's header lines (TRANSCRIPT.md)."""
+        out = ["rules " + " ".join([self.preset] + self.options), "seats %d" % self.seats]
+        if self.banker:
+            out.append("banker %d" % self.banker)
+        if self.packs:
+            out.append("packs %d" % self.packs)
+        return out
+
+
+def _int(text):
+    if not text or len(text) > 6:
+        return -1
+    for ch in text:
+        if ch < "0" or ch > "9":
+            return -1
+    return int(text)
+
+
+def _set(s, key, value):
+    """Apply one key; returns an error text or None."""
+    if key == "preset":
+        if value not in ("table", "classic", "casino"):
+            return "preset must be table, classic or casino, not '%s'" % value
+        s.preset = value
+        return None
+    if key == "banker":
+        if value == "cut":
+            s.banker = 0
+            return None
+        n = _int(value)
+        if n < 1:
+            return "banker must be 'cut' or a seat number, not '%s'" % value
+        s.banker = n
+        return None
+    if key == "packs":
+        if value == "auto":
+            s.packs = 0
+            return None
+        n = _int(value)
+        if not 1 <= n <= 8:
+            return "packs must be 'auto' or 1 to 8, not '%s'" % value
+        s.packs = n
+        return None
+    if key == "uid_map":
+        s.uid_map = value
+        return None
+    if key in _NUMBERS:
+        lo, hi = _NUMBERS[key]
+        n = _int(value)
+        if n < lo or n > hi or (key == "height" and n not in (32, 64)):
+            if key == "height":
+                return "height must be 32 or 64, not '%s'" % value
+            return "%s must be a whole number from %d to %d, not '%s'" % (key, lo, hi, value)
+        setattr(s, key, n)
+        return None
+    # anything else is a rules option, checked by rules.py below
+    s.options.append(key + "=" + value)
+    return None
+
+
+def parse(lines):
+    """Settings from an iterable of text lines (never raises)."""
+    s = Settings()
+    s.found = True
+    number = 0
+    for line in lines:
+        number += 1
+        if not isinstance(line, str):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeError:
+                return _bad(s, number, "not UTF-8 text")
+        h = line.find("#")
+        if h >= 0:
+            line = line[:h]
+        line = line.strip()
+        if not line:
+            continue
+        eq = line.find("=")
+        if eq <= 0:
+            return _bad(s, number, "'%s' is not a 'key = value' line" % line)
+        key = line[:eq].strip()
+        value = line[eq + 1:].strip()
+        if not value or " " in value:
+            return _bad(s, number, "%s needs one value" % key)
+        why = _set(s, key, value)
+        if why:
+            return _bad(s, number, why)
+    try:
+        s.rules()
+    except RulesError as e:
+        return _bad(s, 0, str(e))
+    casino = s.preset == "casino"
+    if casino and s.banker:
+        return _bad(s, 0, "casino has no banker: the house deals (remove 'banker')")
+    if not casino and s.seats < 2:
+        return _bad(s, 0, "seats must be 2 to %d, the banker included" % MAX_SEAT_DISPLAYS)
+    if casino and s.seats > 7:
+        return _bad(s, 0, "casino seats must be 1 to 7")
+    if s.banker > s.seats:
+        return _bad(s, 0, "banker must be a seat from 1 to %d" % s.seats)
+    return s
+
+
+def _bad(s, number, why):
+    d = Settings()
+    d.found = True
+    d.error = ("settings.txt line %d: %s" % (number, why)) if number else ("settings.txt: " + why)
+    return d
+
+
+def load(path="settings.txt"):
+    try:
+        f = open(path)
+    except OSError:
+        return Settings()          # no file: the defaults (table, 4 seats, cut)
+    try:
+        return parse(f)
+    finally:
+        f.close()
+
+
+DEFAULT_TEXT = """# Pontoon table settings (key = value). Delete this file for the defaults.
+preset = table
+seats = 4
+banker = cut
+packs = auto
+height = 64
+"""

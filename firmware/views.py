@@ -1,0 +1,413 @@
+# What each display shows, as text lines (max 8 lines x 21 characters, the 5x7 font),
+# computed from the engine's state and the controller's UI state. Pure: no I/O.
+#
+# Hidden information (D1, D3, P4, K1): a seat display shows only its own seat's cards; the
+# banker's cards reach a display only from the banker's turn on (PH_BANKER or later, or
+# once the deal has ended); the banker display never shows a player's cards.
+import engine as E
+import hands
+from cards import card_name
+
+COLS = 21
+
+# UI entry kinds (ui.kind)
+K_NONE = 0
+K_STAKE = 1
+K_BUY = 2
+K_KITTY = 3
+K_SHOOT = 4
+K_MENU = 5
+
+# menu items (ui.menu)
+M_SHUFFLE = 1
+M_STAND = 2
+M_VOID = 3
+M_BURN = 4
+M_BANKDOUBLE = 5
+M_SHOOT = 6
+M_KITTY = 7
+M_NEW = 8
+M_DOUBLE = 9
+MENU_NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
+              "Banker doubles", "Shoot bet", "Kitty", "New session", "Double")
+
+
+class UI:
+    """The controller's state the views need besides the engine."""
+
+    def __init__(self):
+        self.kind = K_NONE
+        self.manual = False       # opened by a button (else it follows the game)
+        self.seat = 0             # the seat the entry is for (0: the banker / table)
+        self.value = 0
+        self.lo = 0
+        self.hi = 0
+        self.menu = []            # menu item codes
+        self.menu_i = 0
+        self.msg = ""             # last message (a refusal, an anomaly)
+        self.msg_seat = 0         # seat display that shows msg too (0: banker display only)
+        self.fatal = ""           # settings error / crash: every display shows it
+        self.over = False         # the table session is over (T1)
+        self.history = ""         # where the finished session was kept
+
+
+def wrap(text, out, first, last):
+    """Word-wrap text into out[first..last]; returns the next free line."""
+    i = first
+    while text and i <= last:
+        if len(text) <= COLS:
+            out[i] = text
+            return i + 1
+        cut = text.rfind(" ", 0, COLS + 1)
+        if cut <= 0:
+            cut = COLS
+        out[i] = text[:cut]
+        text = text[cut:].lstrip()
+        i += 1
+    return i
+
+
+def signed(n):
+    return "+%d" % n if n > 0 else "%d" % n
+
+
+def right(left, tail):
+    """left, then tail flush right on a 21-character line."""
+    pad = COLS - len(left) - len(tail)
+    if pad < 1:
+        pad = 1
+    return left + " " * pad + tail
+
+
+def total_text(e, slot, short):
+    n = e.ncards(slot)
+    if n == 0:
+        return ""
+    kind = e.hand_kind(slot)
+    total = e.hand_total(slot)
+    if kind == hands.KIND_BUST:
+        return "BUST" if not short else "B%d" % total
+    if kind == hands.KIND_PONTOON:
+        return "PONTOON" if not short else "PON"
+    if kind == hands.KIND_ROYAL_PONTOON:
+        return "ROYAL" if not short else "RP"
+    if kind == hands.KIND_FIVE_CARD_TRICK:
+        return "5-card %d" % total if not short else "5C%d" % total
+    if e.hand_soft(slot):
+        return "soft %d" % total if not short else "s%d" % total
+    return "%d" % total
+
+
+def hand_line(e, slot):
+    """'AS 7C 2H      soft 20': the cards and the total (soft totals as such)."""
+    cards = ""
+    for i in range(e.ncards(slot)):
+        if i:
+            cards += " "
+        cards += card_name(e.card(slot, i))
+    tail = total_text(e, slot, False)
+    if len(cards) + 1 + len(tail) > COLS:
+        tail = total_text(e, slot, True)
+    return right(cards, tail)
+
+
+def banker_visible(e):
+    """The banker's cards may be seen: his turn (K1) or later, or the deal has ended."""
+    ph = e.phase
+    return ph == E.PH_BANKER or ph == E.PH_OVER or ph == E.PH_IDLE
+
+
+def deal_banker(e):
+    """The banker of the deal on the table (the last one between deals: N2 may have moved
+    the bank for the next deal already)."""
+    return e.hand_seat(0) if e.deals else e.banker
+
+
+def deal_number(e):
+    return e.deals if e.in_deal() else e.deals + 1
+
+
+def acting_seat(e):
+    """The seat whose turn it is to press buttons (0: the banker/dealer or nobody)."""
+    ph = e.phase
+    if ph == E.PH_STAKES or ph == E.PH_BETS:
+        return e.next_stake_seat()
+    if ph == E.PH_IDLE and e.casino and not e.want_shuffle:
+        return 1
+    slot = e.current_slot()
+    if slot >= 0 and e.pend == E.PEND_NONE:
+        return e.hand_seat(slot)
+    return 0
+
+
+def card_target(e):
+    """Who the next card goes to: seat number, 0 the banker, -1 nobody; cut: seat too."""
+    slot = e.expected_card_slot()
+    if slot <= -2:
+        return -2 - slot
+    if slot < 0:
+        return -1
+    if slot == 0:
+        return 0
+    return e.hand_seat(slot)
+
+
+def prompt(e, ui):
+    """The table's prompt of the moment (banker display line 6 and the serial line)."""
+    if ui.fatal:
+        return "Stopped: see message"
+    ph = e.phase
+    if ph == E.PH_OVER:
+        return "Session over"
+    if ph == E.PH_CUT:
+        return "Cut: card to seat %d" % card_target(e)
+    if ph == E.PH_IDLE:
+        if e.want_shuffle:
+            return "Shuffle, then OK"
+        if e.need_kitty:
+            return "Banker: put up kitty"
+        if e.casino:
+            return "Seat 1 to bet"
+        first = e.banker % e.seats + 1
+        return "Deal to seat %d" % first
+    if ph == E.PH_STAKES or ph == E.PH_BETS:
+        return "Seat %d to stake" % e.next_stake_seat()
+    if ph == E.PH_BANKER:
+        if e.casino:
+            return "Dealer draws"
+        return "Banker: draw or STICK"
+    if e.card_due():
+        t = card_target(e)
+        if t == 0:
+            return "Deal to banker" if not e.casino else "Deal to dealer"
+        return "Deal to seat %d" % t
+    return "Seat %d to play" % acting_seat(e)
+
+
+def actions(e, seat):
+    """Legal actions of `seat` now (engine.check): words, and the buy range text."""
+    words = []
+    buy = ""
+    if e.check(E.EV_STICK, seat) is None:
+        words.append("STICK")
+    if e.check(E.EV_TWIST, seat) is None:
+        words.append("TWIST")
+    if e.casino:
+        if e.check(E.EV_DOUBLE, seat) is None:
+            words.append("DOUBLE")
+    else:
+        slot = e.current_slot()
+        lo = e.initial_stake(seat)
+        hi = e.hand_last_buy(slot) or 2 * lo
+        if e.check(E.EV_BUY, seat, lo) is None:
+            words.append("BUY")
+            buy = "buy %d-%d" % (lo, hi)
+    if e.check(E.EV_SPLIT, seat) is None:
+        words.append("SPLIT")
+    if e.rules.burn and e.check(E.EV_BURN, seat) is None:
+        words.append("burn")
+    return words, buy
+
+
+def entry_line(ui):
+    if ui.kind == K_MENU:
+        return "> " + MENU_NAMES[ui.menu[ui.menu_i]]
+    name = ("", "Stake", "Buy", "Kitty", "Shoot")[ui.kind]
+    return right("%s %d-%d" % (name, ui.lo, ui.hi), "- %d + OK" % ui.value)
+
+
+def _blank(out):
+    for i in range(len(out)):
+        out[i] = ""
+
+
+def _fatal(ui, out):
+    out[0] = "** TABLE STOPPED **"
+    n = wrap(ui.fatal, out, 1, 5)
+    if n <= 6:
+        out[6] = "Journal is safe."
+    out[7] = "Fix, then reset" if not ui.fatal.startswith("settings") else "OK: use defaults"
+
+
+def seat_view(e, ui, seat, out):
+    """Lines of seat `seat`'s display into out (8 strings); returns the highlighted line."""
+    _blank(out)
+    if ui.fatal:
+        _fatal(ui, out)
+        return 0
+    banker = not e.casino and seat == deal_banker(e) and e.phase != E.PH_CUT
+    label = " BANKER" if not e.casino and seat == e.banker and e.phase != E.PH_CUT else ""
+    out[0] = right("Seat %d%s" % (seat, label), signed(e.balance(seat)))
+    hl = -1
+    ph = e.phase
+    if ph == E.PH_CUT:
+        out[6] = "Cut for the bank"
+        if card_target(e) == seat:
+            out[7] = "Your card next"
+        return hl
+    if banker:
+        if e.deals and e.ncards(0):
+            if banker_visible(e):
+                out[1] = hand_line(e, 0)
+            else:
+                out[1] = "%d cards, face down" % e.ncards(0)
+    elif e.deals:
+        line = 1
+        cur = e.current_slot()
+        stakes = ""
+        for i in range(e.norder):
+            slot = e.slot_at(i)
+            if e.hand_seat(slot) != seat:
+                continue
+            if line <= 4:
+                out[line] = hand_line(e, slot)
+                if slot == cur:
+                    hl = line
+                line += 1
+            stakes += " %d" % e.hand_stake(slot)
+            if e.hand_shoot(slot):
+                stakes += "+s%d" % e.hand_shoot(slot)
+        if stakes:
+            out[5] = ("Stake" if line <= 2 else "Stakes") + stakes
+    # the prompt and what to do
+    if ph == E.PH_OVER:
+        out[6] = "Final %s" % signed(e.balance(seat))
+        best = None
+        for s in range(1, e.seats + 1):
+            if best is None or e.balance(s) > best:
+                best = e.balance(s)
+        out[7] = "WINNER" if e.balance(seat) == best else ""
+        return hl
+    if ph == E.PH_IDLE and e.deals_ended:
+        if e.last_void:
+            out[6] = "Deal void: no pay"
+        else:
+            net = e.deal_net(seat)
+            if banker:
+                out[6] = "Bank net %s" % signed(net)
+            elif net > 0:
+                out[6] = "Banker pays you %d" % net
+            elif net < 0:
+                out[6] = "Pay banker %d" % -net
+            else:
+                out[6] = "Even"
+    elif e.in_deal() and not banker:
+        for i in range(e.norder):
+            slot = e.slot_at(i)
+            if e.hand_seat(slot) == seat and e.hand_flags(slot) & E.F_BUST:
+                out[6] = "Bust: pay banker %d" % -e.deal_net(seat)
+                break
+    acting = acting_seat(e)
+    if ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
+        out[6] = "Your %s" % ("stake" if ui.kind == K_STAKE else (
+            "buy" if ui.kind == K_BUY else "bet"))
+        out[7] = entry_line(ui)
+    elif acting == seat and ph == E.PH_PLAY:
+        words, buy = actions(e, seat)
+        out[6] = right("Your turn", buy)
+        text = " ".join(words)
+        if len(text) > COLS:
+            text = " ".join([w[:3] for w in words])
+        out[7] = text
+    elif banker and ph == E.PH_BANKER and not e.casino:
+        out[6] = "Your turn: draw"
+        out[7] = "or STICK to stand"
+    elif e.in_deal() and card_target(e) == seat and ph != E.PH_PLAY:
+        out[7] = "Card coming"
+    if ui.msg and ui.msg_seat == seat:
+        out[7] = ui.msg[:COLS]
+    return hl
+
+
+def banker_view(e, ui, out):
+    """The banker's (dealer's) display: prompt, his hand when it may be seen, summary."""
+    _blank(out)
+    if ui.fatal:
+        _fatal(ui, out)
+        return 0
+    ph = e.phase
+    table = e.rules.preset == 0
+    if e.casino:
+        head = "DEALER"
+    elif ph == E.PH_CUT:
+        head = "CUT FOR BANK"
+    else:
+        head = "BANK seat %d" % e.banker
+    if table:
+        out[0] = right(head, "deal %d/8" % min(8, e.counted + (1 if ph != E.PH_OVER else 0)))
+    else:
+        out[0] = right(head, "deal %d" % deal_number(e))
+    if ph == E.PH_OVER:
+        out[1] = "Session over"
+        best = None
+        for s in range(1, e.seats + 1):
+            if best is None or e.balance(s) > best:
+                best = e.balance(s)
+        win = ""
+        for s in range(1, e.seats + 1):
+            if e.balance(s) == best:
+                win += " %d" % s
+        wrap("Winner%s:%s" % ("s" if len(win) > 2 else "", win), out, 2, 3)
+        _tokens(e, out, 4, 5, True, True)
+        out[6] = "OK: new session"
+        out[7] = ("Kept " + ui.history[ui.history.rfind("/", 0, len(ui.history) - 9) + 1:]
+                  if ui.history else "")
+        return -1
+    if e.deals and e.ncards(0) and ph != E.PH_CUT:
+        if banker_visible(e):
+            out[1] = hand_line(e, 0)
+        else:
+            out[1] = "%d cards, face down" % e.ncards(0)
+    if e.rules.shoot:
+        out[2] = "Kitty %d" % e.kitty
+    if ph == E.PH_IDLE and e.deals_ended:
+        if e.last_void:
+            out[3] = "Deal void: no pay"
+        else:
+            _tokens(e, out, 3, 5, False, False)
+    elif e.in_deal():
+        _tokens(e, out, 3, 5, False, True)
+    out[6] = prompt(e, ui)
+    if ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0):
+        out[7] = entry_line(ui)
+    elif ui.kind != K_NONE:
+        out[7] = "Seat %d: - + OK" % ui.seat
+    if ui.msg:
+        out[7] = ui.msg[:COLS]
+    return 6
+
+
+def _tokens(e, out, first, last, balances, stakes):
+    """Per player seat: 'S1 4' stakes during a deal, 'S1 +4' nets after it, or balances."""
+    line = ""
+    i = first
+    dealer = deal_banker(e)
+    for s in range(1, e.seats + 1):
+        if not e.casino and s == dealer and not balances:
+            continue
+        if balances:
+            tok = "S%d %s" % (s, signed(e.balance(s)))
+        elif stakes:
+            st = 0
+            bust = False
+            for k in range(e.norder):
+                slot = e.slot_at(k)
+                if e.hand_seat(slot) == s:
+                    st += e.hand_stake(slot)
+                    if e.hand_flags(slot) & E.F_BUST:
+                        bust = True
+            tok = "S%d:%d%s" % (s, st, "x" if bust else "")
+        else:
+            tok = "S%d %s" % (s, signed(e.deal_net(s)))
+        if len(line) + 1 + len(tok) > COLS:
+            if i > last:
+                return
+            out[i] = line
+            i += 1
+            line = tok
+        else:
+            line = (line + "  " + tok) if line else tok
+            if len(line) > COLS:
+                line = line.replace("  ", " ")
+    if line and i <= last:
+        out[i] = line

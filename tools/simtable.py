@@ -1,0 +1,480 @@
+"""The simulated table around the firmware: scripted players, the dealer with a shoe of
+NTAG213 cards, and the screens, for tools/sim.py, tools/bench_app.py and the tests.
+
+The firmware runs either in this CPython process (`InProcess`, fast: used for power cuts
+after every event) or on the MicroPython VM with the device models here (`OnVM`, through
+tools/hwbridge.py). Either way a `Driver` plays a scripted session (transcript events from
+tools/autoplay.py, decided by a shadow engine): it presses the simulated buttons, types
+serial lines, and puts the next card's tag into the PN532 field when a card is due (and
+takes it out once the firmware has taken it). It follows the firmware through its serial
+lines ("ok #N", "* #N", "# resume #N"), so it survives power cuts and restarts.
+"""
+import os
+import random
+import re
+import shutil
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import autoplay  # noqa: E402
+import engine as E  # noqa: E402
+from boards import sim  # noqa: E402
+from boards.simdev import ntag213  # noqa: E402
+from cards import card_name  # noqa: E402
+from font5x7 import FONT  # noqa: E402
+from rules import parse_rules  # noqa: E402
+from transcript import Header, parse_event, strip  # noqa: E402
+
+BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
+B = {name: i for i, name in enumerate(BUTTONS)}
+ACK = re.compile(r"^(?:ok|\*) #(\d+) |^# resume #(\d+)|^(?:ok|\*) undo: back at #(\d+)")
+
+
+def script_session(preset="table", seats=4, seed=1, banker=0, deals=0, options=()):
+    """(header lines, event lines) of a session decided by the autoplayer."""
+    rules = parse_rules([preset] + list(options))
+    lines = autoplay.play_session(rules, seats, seed=seed, banker=banker, deals=deals)
+    head = [ln for ln in lines if strip(ln)[0] in ("rules", "seats", "banker", "packs")]
+    return head, lines[len(head):]
+
+
+def settings_text(preset, seats, banker=0, options=()):
+    out = ["preset = %s" % preset, "seats = %d" % seats,
+           "banker = %s" % (banker if banker else "cut")]
+    for opt in options:
+        k, v = opt.split("=")
+        out.append("%s = %s" % (k, v))
+    return "\n".join(out) + "\n"
+
+
+def shadow(head, events, n):
+    h = Header()
+    for line in head:
+        h.take(strip(line))
+    e = h.engine()
+    for line in events[:n]:
+        ev = parse_event(strip(line))
+        why = e.apply(*ev)
+        assert why is None, (line, why)
+    return e
+
+
+class Driver:
+    """Plays `events` (transcript lines) on the simulated table."""
+
+    def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=70,
+                 log=None):
+        self.head = head
+        self.events = events
+        self.rng = random.Random(seed)
+        self.serial_share = serial_share
+        self.think = think_ms
+        self.hold = hold_ms
+        self.log = log
+        self.acked = -1             # unknown until the firmware says "# resume #N"
+        self.planned = -1           # event index the current action is for
+        self.steps = []             # [(time ms, fn)]
+        self.action_at = 0
+        self.world = None
+        self.push_line = None
+        self.tags = {}
+        self.copy = {}
+        self.in_field = None
+        self.errors = []            # refusals seen ("error:" / "!")
+        self.output = []
+        self.done = False
+        self.halted = False
+        self.ready_at = 0
+        self.on_action = None       # callback(index) before an action starts (frames)
+        self.put_at = {}            # event index -> ms the card's tag entered the field
+        self.ack_at = {}            # event index -> ms the firmware acknowledged it
+        self._shadow = None
+        self._shadow_n = -1
+        self.retries = 0
+
+    def attach(self, world, push_line):
+        """A (new) board after a boot or a power cut."""
+        self.world = world
+        self.push_line = push_line
+        self.steps = []
+        self.planned = -1
+        self.acked = -1
+        self.in_field = None
+
+    # ----------------------------------------------------------- firmware output
+    def on_output(self, line):
+        self.output.append(line)
+        if self.log:
+            self.log(line)
+        m = ACK.match(line)
+        if m:
+            n = int(m.group(1) or m.group(2) or m.group(3))
+            self.acked = n
+            now = self.world.clock.ms() if self.world else 0
+            self.ack_at.setdefault(n - 1, now)
+            self.ready_at = now + self.think
+        elif line.startswith("error:") or line.startswith("!"):
+            self.errors.append((self.acked, line))
+
+    # ----------------------------------------------------------- helpers
+    def engine_at(self, n):
+        if self._shadow is None or self._shadow_n > n:
+            self._shadow = shadow(self.head, self.events, 0)
+            self._shadow_n = 0
+        while self._shadow_n < n:
+            ev = parse_event(strip(self.events[self._shadow_n]))
+            self._shadow.apply(*ev)
+            self._shadow_n += 1
+        return self._shadow
+
+    def tag_for(self, code):
+        k = self.copy.get(code, 0)
+        self.copy[code] = k + 1
+        key = (code, k % 2)
+        if key not in self.tags:
+            self.tags[key] = ntag213.text_tag(card_name(code), n=code + 52 * (k % 2),
+                                              lock_tlv=(code % 4 == 0))
+        return self.tags[key]
+
+    def _press(self, t, name, hold=None):
+        i = B[name]
+        hold = hold or self.hold
+        self.steps.append((t, lambda: self.world.buttons[i].press()))
+        self.steps.append((t + hold, lambda: self.world.buttons[i].release()))
+        return t + hold + self.hold
+
+    def _remove_tag(self):
+        if self.in_field is not None:
+            self.world.pn532.remove(self.in_field)
+            self.in_field = None
+
+    # ----------------------------------------------------------- planning
+    def plan(self, now):
+        k = self.acked
+        line = self.events[k]
+        words = strip(line)
+        ev, seat, amount, card = parse_event(words)
+        e = self.engine_at(k)
+        self.planned = k
+        self.action_at = now
+        if self.on_action:
+            self.on_action(k)
+        t = now
+        if ev == E.EV_CARD:
+            tag = self.tag_for(card)
+
+            def put(tag=tag):
+                self._remove_tag()
+                self.world.pn532.put(tag)
+                self.in_field = tag
+                self.put_at[k] = self.world.clock.ms()
+            self.steps.append((t, put))
+            return
+        buttons = None
+        if self.rng.random() >= self.serial_share:
+            if ev == E.EV_STAKE:
+                buttons = ["PLUS"] * (amount - e.rules.stake_min) + ["OK"]
+            elif ev == E.EV_BUY:
+                buttons = ["BUY"] + ["PLUS"] * (amount - e.initial_stake(seat)) + ["OK"]
+            elif ev == E.EV_TWIST:
+                buttons = ["TWIST"]
+            elif ev == E.EV_STICK or ev == E.EV_STAND:
+                buttons = ["STICK"]
+            elif ev == E.EV_SPLIT:
+                buttons = ["SPLIT"]
+            elif ev == E.EV_SHUFFLE:
+                buttons = ["OK"]
+            elif ev == E.EV_DOUBLE and e.casino:
+                buttons = ["BUY"]
+            elif ev == E.EV_KITTY and e.need_kitty and amount >= e.rules.kitty_min:
+                buttons = ["PLUS"] * (amount - e.rules.kitty_min) + ["OK"]
+        if buttons is None:
+            self.steps.append((t, lambda: self.push_line(line)))
+            return
+        for name in buttons:
+            t = self._press(t, name)
+
+    def poll(self, now):
+        """Run due steps; plan the next action when the firmware has caught up."""
+        while self.steps and self.steps[0][0] <= now:
+            _, fn = self.steps.pop(0)
+            fn()
+        if self.acked < 0:
+            return
+        if self.in_field is not None and self.acked > self.planned >= 0:
+            self._remove_tag()
+        if self.acked >= len(self.events):
+            if not self.done and not self.steps and now >= self.ready_at:
+                self.done = True
+            return
+        if self.steps or now < self.ready_at:
+            return
+        if self.planned == self.acked:
+            # nothing came of the action: a card that was not read, a lost press
+            if now - self.action_at > 1500:
+                self.retries += 1
+                if self.retries > 20:
+                    raise RuntimeError("the table does not take event %d (%s); last lines:\n%s"
+                                       % (self.acked + 1, self.events[self.acked],
+                                          "\n".join(self.output[-12:])))
+                self._remove_tag()
+                self.planned = -1
+                self.ready_at = now + 100
+            return
+        self.plan(now)
+
+
+# --------------------------------------------------------------------------- screens
+def display_text(d):
+    """(lines, inverted flags) of an SSD1306 model, decoded with the firmware's font."""
+    return d.text_rows(FONT)
+
+
+class Screens:
+    """Watches the display models; keeps the decoded text of each and table frames."""
+
+    def __init__(self, seats, banker_label="Banker"):
+        self.seats = min(seats, 8)
+        self.indices = list(range(self.seats)) + [8]
+        self.labels = ["Seat %d" % (i + 1) for i in range(self.seats)] + [banker_label]
+        self.text = {}
+        self.inv = {}
+        self.tx = {}
+        self.history = []          # (time ms, display index, lines) every change
+
+    def watch(self, world):
+        changed = False
+        for i in self.indices:
+            d = world.displays[i]
+            n = d.stats.transactions
+            if self.tx.get(i) == n:
+                continue
+            self.tx[i] = n
+            lines, inv = display_text(d)
+            if lines != self.text.get(i) or inv != self.inv.get(i):
+                self.text[i] = lines
+                self.inv[i] = inv
+                self.history.append((world.clock.ms(), i, lines))
+                changed = True
+        return changed
+
+    def reset(self):
+        self.tx = {}
+
+    def tiled_text(self, ansi=False):
+        cols = 3
+        out = []
+        idx = self.indices
+        for r in range(0, len(idx), cols):
+            row = idx[r:r + cols]
+            out.append("  ".join("+-%s-+" % self.labels[idx.index(i)].center(21, "-")
+                                 for i in row))
+            for k in range(8):
+                parts = []
+                for i in row:
+                    lines = self.text.get(i, [""] * 8)
+                    text = (lines[k] if k < len(lines) else "").ljust(21)[:21]
+                    if ansi and self.inv.get(i, [False] * 8)[k]:
+                        text = "\x1b[7m" + text + "\x1b[0m"
+                    parts.append("| %s |" % text)
+                out.append("  ".join(parts))
+            out.append("  ".join("+" + "-" * 23 + "+" for _ in row))
+        return "\n".join(out)
+
+
+def table_image(world, screens, scale=2, caption=""):
+    """All displays tiled and labelled, as a Pillow image (mode 'P', 2 colours + label)."""
+    from PIL import Image, ImageDraw
+    cols = 3
+    idx = screens.indices
+    rows = (len(idx) + cols - 1) // cols
+    tw, th = 128 * scale + 8, 64 * scale + 20
+    img = Image.new("P", (cols * tw + 8, rows * th + 8 + (14 if caption else 0)), 0)
+    img.putpalette([16, 16, 24, 120, 200, 255, 150, 150, 150] + [0] * 759)
+    draw = ImageDraw.Draw(img)
+    for n, i in enumerate(idx):
+        x0 = 8 + (n % cols) * tw
+        y0 = 8 + (n // cols) * th
+        draw.text((x0, y0), screens.labels[n], fill=2)
+        d = world.displays[i]
+        panel = Image.frombytes("1", (128, 64), bytes(_rows_bits(d)))
+        panel = panel.resize((128 * scale, 64 * scale), Image.NEAREST)
+        img.paste(1, (x0, y0 + 12), panel)
+        draw.rectangle((x0 - 1, y0 + 11, x0 + 128 * scale, y0 + 12 + 64 * scale), outline=2)
+    if caption:
+        draw.text((8, rows * th + 6), caption, fill=2)
+    return img
+
+
+def _rows_bits(d):
+    """Display RAM (column bytes, bit 0 on top) as packed 1-bit rows for Image.frombytes."""
+    ram = d.ram
+    out = bytearray(16 * 64)
+    for y in range(64):
+        page = (y >> 3) * 128
+        bit = 1 << (y & 7)
+        row = 16 * y
+        for xb in range(16):
+            v = 0
+            base = page + xb * 8
+            for k in range(8):
+                if ram[base + k] & bit:
+                    v |= 0x80 >> k
+            out[row + xb] = v
+    return out
+
+
+# --------------------------------------------------------------------------- runners
+def fresh_flash(path, settings=None):
+    if os.path.exists(path):
+        shutil.rmtree(path)
+    os.makedirs(path)
+    if settings is not None:
+        with open(os.path.join(path, "settings.txt"), "w") as f:
+            f.write(settings)
+
+
+class InProcess:
+    """The firmware (firmware/app.py) on CPython with the simulated board in-process."""
+
+    def __init__(self, flash, driver, screens=None):
+        self.flash = flash.rstrip("/") + "/"
+        self.driver = driver
+        self.screens = screens
+        self.table = None
+        self.world = None
+
+    def boot(self):
+        import app
+        from serial_lines import QueueLines
+        self.world = w = sim.build(n_displays=9)
+        w.serial = QueueLines()
+        out = _LineOut(self.driver.on_output)
+        self.driver.attach(w, w.serial.push)
+        if self.screens:
+            self.screens.reset()
+        self.table = app.Table(sim, self.flash, out=out)
+        self.table.boot()
+        return self.table
+
+    def run(self, until=None, max_ms=10_000_000):
+        """Step until the driver is done (or until(table) is true). Returns the table."""
+        t = self.table
+        w = self.world
+        d = self.driver
+        while not d.done:
+            busy = t.step()
+            d.poll(w.clock.ms())
+            if self.screens:
+                self.screens.watch(w)
+            if until is not None and until(t):
+                return t
+            if not busy:
+                w.clock.advance_us(1000)
+            if w.clock.ms() > max_ms:
+                raise RuntimeError("simulated time ran out")
+        # let the displays settle
+        for _ in range(40):
+            t.step()
+            w.clock.advance_us(1000)
+        if self.screens:
+            self.screens.watch(w)
+        return t
+
+
+class _LineOut:
+    def __init__(self, fn):
+        self.fn = fn
+        self.part = ""
+
+    def write(self, text):
+        self.part += text
+        while "\n" in self.part:
+            line, self.part = self.part.split("\n", 1)
+            self.fn(line)
+
+
+VM_MAIN = os.path.join(ROOT, "tools", "vm", "sim_main.py")
+
+
+class OnVM:
+    """The firmware as .mpy files on the MicroPython VM (`-X heapsize`), devices here."""
+
+    def __init__(self, flash, driver, screens=None, heap="256k", pace=None, on_frame=None):
+        self.flash = flash
+        self.driver = driver
+        self.screens = screens
+        self.heap = heap
+        self.pace = pace               # callback(sim ms) for real-time pacing / terminal
+        self.on_frame = on_frame
+        self.world = None
+        self.proc = None
+        self.cut_after = None          # power cut once this many events are acknowledged
+        self.halt_sent = False
+
+    def run(self):
+        """Boot and serve until the VM exits. Returns (exit status, cut happened)."""
+        import hwbridge
+        self.world = w = sim.build(n_displays=9)
+        bridge = hwbridge.Bridge(w)
+        self.driver.attach(w, bridge.push_line)
+        if self.screens:
+            self.screens.reset()
+        self.halt_sent = False
+        self.proc = proc = hwbridge.start(VM_MAIN, self.heap, cwd=self.flash)
+        d = self.driver
+        cut = [False]
+        last = [0]
+
+        def on_output(line):
+            d.on_output(line)
+            if self.cut_after is not None and d.acked >= self.cut_after:
+                cut[0] = True
+                proc.kill()
+                return False
+            return True
+
+        def on_request():
+            now = w.clock.ms()
+            d.poll(now)
+            if now - last[0] >= 2:
+                last[0] = now
+                if self.screens and self.screens.watch(w) and self.on_frame:
+                    self.on_frame()
+                if self.pace:
+                    self.pace(now)
+            if d.done and not self.halt_sent:
+                self.halt_sent = True
+                bridge.push_line("halt")
+
+        rc, _ = hwbridge.pump(proc, bridge, on_output, on_request)
+        if self.screens:
+            self.screens.watch(w)
+        return rc, cut[0]
+
+
+def ledger(path):
+    """The replayer's JSON for a journal / history file (tools/replay.py on CPython)."""
+    import io
+    import json
+
+    import replay
+    buf = io.StringIO()
+    replay.main(["replay.py", path], out=buf)
+    return json.loads(buf.getvalue())
+
+
+def history_files(flash):
+    h = os.path.join(flash, "history")
+    if not os.path.isdir(h):
+        return []
+    return sorted(os.path.join(h, n) for n in os.listdir(h))
+
+
+def now_real():
+    return time.monotonic()
