@@ -767,6 +767,8 @@ class Table:
         while not self.stop:
             if not self.step():
                 drvtime.sleep(0.001)
+        while self.redraw_one():
+            pass
         self.journal.close()
         self._heap()
         self.say("# loops %d, lowest free heap %d" % (self.loops, self.min_free))

@@ -87,6 +87,7 @@ class Driver:
         self.in_field = None
         self.errors = []            # refusals seen ("error:" / "!")
         self.output = []
+        self.seen = []              # (events acknowledged, line) for every output line
         self.done = False
         self.halted = False
         self.ready_at = 0
@@ -120,6 +121,7 @@ class Driver:
             self.ready_at = now + self.think
         elif line.startswith("error:") or line.startswith("!"):
             self.errors.append((self.acked, line))
+        self.seen.append((self.acked, line))
 
     # ----------------------------------------------------------- helpers
     def engine_at(self, n):

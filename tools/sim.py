@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""`make sim`: the firmware plays a whole session on the simulated board.
+
+    .venv/bin/python tools/sim.py [--seed N] [--seats N] [--preset table|classic|casino]
+                                  [--speed X] [--heap 192k] [--deals N] [--interactive]
+                                  [--out out] [--no-images]
+
+The firmware (.mpy files) runs on the MicroPython VM with a Pico-sized heap; the chip
+models (PN532 + NTAG213 cards, TCA9548A, nine SSD1306) live in this process
+(tools/hwbridge.py). Scripted players (tools/autoplay.py deciding on a shadow engine)
+press the simulated buttons or type serial lines; the dealer puts the next card's tag into
+the reader's field when a card is due. Every screen is shown in the terminal as it
+changes; frames go to out/frames/*.png and out/table.gif; the session's ledger ends it.
+
+--speed X: X times real time (simulated clock); 0 = as fast as possible. Default 1.
+--interactive: you play. Type transcript lines ("stake 2 3", "stick 2") or button keys:
+  s STICK, t TWIST, b BUY, p SPLIT, - MINUS, + PLUS, o (or empty line) OK, u UNDO,
+  m OK held (menu), c deal the next card now; the dealer deals by itself when a card is
+  due. "q" quits.
+"""
+import argparse
+import os
+import select
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import simtable as S  # noqa: E402
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--preset", default="table", choices=("table", "classic", "casino"))
+    ap.add_argument("--speed", type=float, default=1.0)
+    ap.add_argument("--heap", default="192k")
+    ap.add_argument("--deals", type=int, default=0, help="classic/casino: deals to play (8)")
+    ap.add_argument("--banker", type=int, default=0, help="first banker (0: the cut)")
+    ap.add_argument("--interactive", action="store_true")
+    ap.add_argument("--out", default=os.path.join(ROOT, "out"))
+    ap.add_argument("--no-images", action="store_true")
+    return ap.parse_args(argv)
+
+
+class Terminal:
+    def __init__(self, screens, total, quiet=False):
+        self.screens = screens
+        self.tty = sys.stdout.isatty() and not quiet
+        self.total = total
+        self.last = 0.0
+        self.last_progress = -1
+        self.status = ""
+
+    def frame(self, force=False):
+        if not self.tty:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < 0.05:
+            return
+        self.last = now
+        sys.stdout.write("\x1b[H\x1b[2J" + self.screens.tiled_text(ansi=True) + "\n"
+                         + self.status + "\n")
+        sys.stdout.flush()
+
+    def progress(self, done, sim_ms, deal):
+        self.status = "event %d/%d  deal %s  simulated %.1f s" % (
+            done, self.total, deal, sim_ms / 1000)
+        if self.tty:
+            return
+        step = max(1, self.total // 10)
+        if done // step != self.last_progress:
+            self.last_progress = done // step
+            print("progress: " + self.status, flush=True)
+
+
+class InteractiveDriver(S.Driver):
+    """You decide; the dealer (this driver) deals whenever the journal says a card is due."""
+
+    def __init__(self, flash, seed=1):
+        super().__init__([], [], seed=seed)
+        self.flash = flash
+        self.jpos = 0
+        self.lines = []
+        self.engine = None
+        self.pending_card = False
+        self.quit = False
+
+    def _sync(self):
+        path = os.path.join(self.flash, "journal.txt")
+        if not os.path.exists(path):
+            return
+        with open(path) as f:
+            text = f.read()
+        lines = [ln for ln in text.splitlines() if S.strip(ln)]
+        if lines[:len(self.lines)] != self.lines or self.engine is None:
+            self.lines = []
+            head = [ln for ln in lines if S.strip(ln)[0] in ("rules", "seats", "banker", "packs")]
+            self.engine = S.shadow(head, [], 0)
+            self.lines = head
+        for ln in lines[len(self.lines):]:
+            self.engine.apply(*S.parse_event(S.strip(ln)))
+            self.lines.append(ln)
+
+    def on_output(self, line):
+        super().on_output(line)
+        print(line, flush=True)
+        if S.ACK.match(line):
+            self._sync()
+            self.pending_card = False
+            if self.in_field is not None:
+                self._remove_tag()
+
+    def deal_next(self):
+        if self.engine is None or self.pending_card:
+            return
+        code = S.autoplay.Autoplayer(self.engine, seed=self.rng.randrange(1 << 30)).draw()
+        if code < 0:
+            print("# the shoe is empty here: send 'void' or 'shuffle'")
+            return
+        self._remove_tag()
+        tag = self.tag_for(code)
+        self.world.pn532.put(tag)
+        self.in_field = tag
+        self.pending_card = True
+
+    def key(self, text):
+        keys = {"s": "STICK", "t": "TWIST", "b": "BUY", "p": "SPLIT", "-": "MINUS",
+                "+": "PLUS", "o": "OK", "": "OK", "u": "UNDO"}
+        now = self.world.clock.ms()
+        t = max(now, self.steps[-1][0] if self.steps else now)
+        if text in keys:
+            self._press(t, keys[text])
+        elif text == "m":
+            self._press(t, "OK", hold=1000)
+        elif text == "c":
+            self.deal_next()
+        elif text == "q":
+            self.quit = True
+            self.push_line("halt")
+        else:
+            self.push_line(text)
+
+    def poll(self, now):
+        while self.steps and self.steps[0][0] <= now:
+            _, fn = self.steps.pop(0)
+            fn()
+        e = self.engine
+        if e is not None and not self.pending_card and e.card_due() and not e.finished():
+            self.deal_next()
+        if sys.stdin in select.select([sys.stdin], [], [], 0)[0]:
+            line = sys.stdin.readline()
+            if not line:
+                self.key("q")
+            else:
+                self.key(line.strip())
+
+
+def main(argv):
+    a = parse_args(argv)
+    out = a.out
+    flash = os.path.join(out, "flash")
+    S.fresh_flash(flash, S.settings_text(a.preset, a.seats, a.banker))
+    frames_dir = os.path.join(out, "frames")
+    if not a.no_images:
+        os.makedirs(frames_dir, exist_ok=True)
+        for n in os.listdir(frames_dir):
+            if n.endswith(".png"):
+                os.remove(os.path.join(frames_dir, n))
+    screens = S.Screens(a.seats, "Dealer" if a.preset == "casino" else "Banker")
+    if a.interactive:
+        driver = InteractiveDriver(flash, a.seed)
+        total = 0
+    else:
+        head, events = S.script_session(a.preset, a.seats, a.seed, a.banker, a.deals)
+        driver = S.Driver(head, events, seed=a.seed)
+        total = len(events)
+    term = Terminal(screens, total, quiet=a.interactive)
+    gif = []
+    t_real = time.monotonic()
+    runner = S.OnVM(flash, driver, screens, heap=a.heap)
+
+    def pace(sim_ms):
+        if a.speed > 0:
+            ahead = sim_ms / 1000 / a.speed - (time.monotonic() - t_real)
+            if ahead > 0.002:
+                time.sleep(ahead)
+
+    def on_frame():
+        term.frame()
+
+    def on_action(k):
+        e = driver.engine_at(k)
+        term.progress(k, runner.world.clock.ms(), "%d" % e.deals)
+        term.frame(force=True)
+        if not a.no_images:
+            img = S.table_image(runner.world, screens, 2, "event %d: next %s" % (
+                k, driver.events[k] if not driver.events[k].startswith("card") else "card"))
+            img.save(os.path.join(frames_dir, "frame_%04d.png" % k))
+            gif.append(S.table_image(runner.world, screens, 1))
+
+    if not a.interactive:
+        driver.on_action = on_action
+    runner.pace = pace
+    runner.on_frame = on_frame
+    rc, _ = runner.run()
+    term.frame(force=True)
+    real = time.monotonic() - t_real
+    if not a.no_images and runner.world is not None:
+        final = S.table_image(runner.world, screens, 2, "final")
+        final.save(os.path.join(out, "table_final.png"))
+        gif.append(S.table_image(runner.world, screens, 1))
+        gif[0].save(os.path.join(out, "table.gif"), save_all=True, append_images=gif[1:],
+                    duration=[250] * (len(gif) - 1) + [3000], loop=0, optimize=False)
+    if rc != 0:
+        print("\n".join(driver.output[-15:]))
+        print("sim: the firmware exited with status %d" % rc)
+        return 1
+    if not a.interactive and not driver.done:
+        print("sim: the session did not finish")
+        return 1
+    print()
+    if not sys.stdout.isatty() or a.interactive:
+        print(screens.tiled_text())
+    files = S.history_files(flash)
+    path = files[-1] if files else os.path.join(flash, "journal.txt")
+    led = S.ledger(path)
+    print("session ledger (tools/replay.py %s):" % os.path.relpath(path, ROOT))
+    counted = sum(1 for d in led["deals"] if d["counted"])
+    print("  deals played %d (counted %d), rejected events %d" % (
+        len(led["deals"]), counted, len(led["events"])))
+    for s, bal in led["balances"].items():
+        print("  seat %s  %+d%s" % (s, bal, "  WINNER" if int(s) in led["winners"] else ""))
+    if led["kitty"]:
+        print("  kitty %d" % led["kitty"])
+    print("  winners: %s" % (", ".join(str(s) for s in led["winners"]) or "-"))
+    nb = sum(d.stats.wire_bytes() for d in runner.world.displays)
+    print("simulated %.1f s in %.1f s real; %d display bytes; refusals %d; frames in %s" % (
+        runner.world.clock.ms() / 1000, real, nb, len(driver.errors),
+        os.path.relpath(out, ROOT)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
