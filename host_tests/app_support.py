@@ -106,3 +106,92 @@ def check_serial(seen, states):
         for n in named(line, names):
             bad.append("serial line at event %d names hidden %s: %s" % (k, n, line))
     return bad
+
+
+class Bench:
+    """The firmware on CPython with the simulated board, driven by hand."""
+
+    def __init__(self, flash, settings=None, journal=None, boot=True):
+        import os
+
+        import simtable as S
+        from boards import sim
+        if settings is not None or journal is not None or not os.path.isdir(flash):
+            S.fresh_flash(flash, settings)
+        if journal is not None:
+            with open(os.path.join(flash, "journal.txt"), "wb") as f:
+                f.write(journal.encode() if isinstance(journal, str) else journal)
+        self.S = S
+        self.sim = sim
+        self.flash = flash.rstrip("/") + "/"
+        self.out = []
+        self.tags = {}
+        if boot:
+            self.boot()
+
+    def boot(self):
+        import app
+        from serial_lines import QueueLines
+
+        import simtable as S
+        self.world = w = self.sim.build(n_displays=9)
+        w.serial = QueueLines()
+        self.t = app.Table(self.sim, self.flash, out=S._LineOut(self.out.append))
+        self.t.boot()
+        self.settle()
+        return self.t
+
+    def settle(self, ms=60):
+        for _ in range(ms):
+            self.t.step()
+            self.world.clock.advance_us(1000)
+        while self.t.redraw_one():
+            pass
+
+    def send(self, line):
+        """Type a serial line; returns the one answer line ("ok ..." / "error: ...")."""
+        n = len(self.out)
+        self.world.serial.push(line)
+        for _ in range(20):
+            self.t.step()
+            ans = [x for x in self.out[n:] if x.startswith("ok") or x.startswith("error:")]
+            if ans:
+                assert len(ans) == 1, ans
+                self.settle(5)
+                return ans[0]
+        raise AssertionError("no answer to %r: %s" % (line, self.out[n:]))
+
+    def press(self, name, hold=70):
+        import simtable as S
+        pin = self.world.buttons[S.B[name]]
+        pin.press()
+        self.settle(hold)
+        pin.release()
+        self.settle(80)
+
+    def card(self, text):
+        """Deal a card through the reader; returns the new output lines."""
+        from cards import parse_card
+
+        from boards.simdev import ntag213
+        n = len(self.out)
+        code = parse_card(text)
+        k = self.tags.get(code, 0)
+        self.tags[code] = k + 1
+        tag = ntag213.text_tag(text, n=code + 52 * k)
+        self.world.pn532.put(tag)
+        for _ in range(300):
+            self.t.step()
+            self.world.clock.advance_us(1000)
+            if any(x.startswith("* #") or x.startswith("!") for x in self.out[n:]):
+                break
+        self.world.pn532.remove(tag)
+        self.settle(40)
+        return self.out[n:]
+
+    def screen(self, i):
+        return self.world.displays[i].text_rows(__import__("font5x7").FONT)[0]
+
+    def journal(self):
+        with open(self.flash + "journal.txt") as f:
+            return f.read()

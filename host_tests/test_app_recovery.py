@@ -1,0 +1,154 @@
+"""Power cuts and torn journals: the firmware replays its journal and continues the deal
+exactly where it was.
+
+CPython (fast, in-process): a recorded 2-deal `classic` session cut after every single
+event (and with a torn half line after every third one), each run recovering to the same
+final ledger and the engine state identical to the uninterrupted run at the cut. On the
+MicroPython VM: a full `table` session killed at four cut points (a subset, for time)."""
+import os
+
+import pytest
+from app_support import Bench
+
+import simtable as S
+
+
+def engine_state(e):
+    return (bytes(e.v), bytes(e.hb), bytes(e.hw), bytes(e.sw), bytes(e.sb), bytes(e.order),
+            bytes(e.loc))
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """An uninterrupted run; the journal's bytes after each acknowledged event."""
+    head, events = S.script_session("classic", 3, seed=8, banker=1, deals=2,
+                                    options=("stake_max=10",))
+    flash = str(tmp_path_factory.mktemp("rec") / "flash")
+    settings = S.settings_text("classic", 3, banker=1, options=("stake_max=10",))
+    S.fresh_flash(flash, settings)
+    d = S.Driver(head, events, seed=7)
+    snaps = {}
+    inner = d.on_output
+
+    def on_output(line):
+        inner(line)
+        if S.ACK.match(line):
+            with open(os.path.join(flash, "journal.txt"), "rb") as f:
+                snaps[d.acked] = f.read()
+    d.on_output = on_output
+    r = S.InProcess(flash, d)
+    r.boot()
+    r.run()
+    assert d.done and d.errors == []
+    return head, events, settings, snaps, S.ledger(os.path.join(flash, "journal.txt"))
+
+
+def resume(tmp_path, head, events, settings, journal):
+    flash = str(tmp_path / "cut")
+    S.fresh_flash(flash, settings)
+    with open(os.path.join(flash, "journal.txt"), "wb") as f:
+        f.write(journal)
+    d = S.Driver(head, events, seed=3)
+    r = S.InProcess(flash, d)
+    t = r.boot()
+    booted = (t.nev, engine_state(t.e), list(d.output))
+    r.run()
+    assert d.done and d.acked == len(events)
+    with open(os.path.join(flash, "journal.txt")) as f:
+        assert [ln.rstrip("\n") for ln in f][len(head):] == events
+    return booted, S.ledger(os.path.join(flash, "journal.txt")), d
+
+
+def test_recorded_session_is_interesting(recorded):
+    head, events, _, snaps, led = recorded
+    words = set(ln.split()[0] for ln in events)
+    assert {"stake", "card", "stick", "twist", "stand", "buy", "sell"} <= words
+    assert len(events) >= 30 and len(snaps) == len(events) + 1   # #0 .. #N
+    assert len(led["deals"]) == 2 and led["events"] == []
+
+
+def test_power_cut_after_every_event_cpython(recorded, tmp_path):
+    head, events, settings, snaps, led = recorded
+    for k in range(len(events) + 1):
+        (nev, state, out), got, d = resume(tmp_path, head, events, settings, snaps[k])
+        assert nev == k, k
+        assert state == engine_state(S.shadow(head, events, k)), "state differs after cut %d" % k
+        assert "# resume #%d" % k in out
+        assert got["balances"] == led["balances"] and got["kitty"] == led["kitty"], k
+        assert d.errors == [], (k, d.errors)
+
+
+def test_torn_line_after_every_third_event_cpython(recorded, tmp_path):
+    head, events, settings, snaps, led = recorded
+    for k in range(0, len(events), 3):
+        torn = snaps[k] + events[k][: max(1, len(events[k]) // 2)].encode()
+        (nev, state, out), got, d = resume(tmp_path, head, events, settings, torn)
+        assert nev == k
+        assert any(x.startswith("# journal: torn last line") for x in out), out
+        assert got["balances"] == led["balances"], k
+
+
+def test_power_cuts_on_micropython(tmp_path):
+    head, events = S.script_session("table", 4, seed=9)
+    flash = str(tmp_path / "flash")
+    S.fresh_flash(flash, S.settings_text("table", 4))
+    d = S.Driver(head, events, seed=9)
+    cuts = [3, len(events) // 3, 2 * len(events) // 3, len(events) - 1]
+    resumed = []
+    for cut in cuts + [None]:
+        r = S.OnVM(flash, d, heap="192k")
+        r.cut_after = cut
+        rc, happened = r.run()
+        resumed.append([x for x in d.output if x.startswith("# resume #")][-1])
+        if cut is not None:
+            assert happened and d.acked == cut, (cut, d.acked, d.output[-5:])
+        else:
+            assert rc == 0, d.output[-10:]
+    assert resumed[1:] == ["# resume #%d" % c for c in cuts]
+    assert d.done and d.errors == []
+    files = S.history_files(flash)
+    assert len(files) == 1
+    with open(files[0]) as f:
+        assert [ln.rstrip("\n") for ln in f][len(head):] == events
+    want = S.shadow(head, events, len(events))
+    led = S.ledger(files[0])
+    assert led["balances"] == {str(s): want.balance(s) for s in range(1, 5)}
+    assert led["finished"]
+
+
+def _journal(head, events, n):
+    return "\n".join(head + events[:n]) + "\n"
+
+
+@pytest.mark.parametrize("tail,note", [
+    ("card 7", "torn last line"),                 # no newline
+    ("stake 2 x\n", "journal line"),              # does not parse
+    ("stick 3\n", "journal line"),                # does not replay (not its turn)
+    ("\xff\xfe\n", "journal line"),               # not UTF-8
+])
+def test_bad_last_line_is_dropped(tmp_path, tail, note):
+    head, events = S.script_session("table", 4, seed=5)
+    n = 6
+    text = _journal(head, events, n).encode() + tail.encode("latin-1")
+    b = Bench(str(tmp_path / "f"), settings=S.settings_text("table", 4), journal=text)
+    assert b.t.nev == n
+    assert any(note in x for x in b.out), b.out
+    assert b.journal() == _journal(head, events, n)
+    assert "# resume #%d" % n in b.out
+
+
+def test_finished_journal_is_kept_and_a_new_session_starts(tmp_path):
+    head, events = S.script_session("table", 4, seed=5)
+    b = Bench(str(tmp_path / "f"), settings=S.settings_text("table", 4),
+              journal=_journal(head, events, len(events)))
+    assert b.t.ui.over and b.t.e.finished()
+    hist = os.path.join(b.flash, "history", "0001.txt")
+    assert os.path.exists(hist) and not os.path.exists(b.flash + "journal.txt")
+    assert "Session over" in b.screen(8)
+    assert b.send("stake 2 1").startswith("error: the session is over")
+    b.press("OK")
+    assert not b.t.ui.over and b.t.nev == 0
+    assert b.journal() == "rules table\nseats 4\n"
+    # after a reboot the new session goes on; the old one stays in the history
+    b.boot()
+    assert b.t.nev == 0 and not b.t.ui.over and os.path.exists(hist)
