@@ -472,6 +472,9 @@ class Table:
         b &= LONG - 1
         ui = self.ui
         e = self.e
+        if ui.msg:                       # a new press replaces the last refusal
+            ui.msg = ""
+            self._all_dirty()
         if ui.fatal:
             if b == B_OK and self.settings.error:
                 self._use_defaults()
@@ -684,8 +687,8 @@ class Table:
         if e is None:
             for k in range(8):
                 buf[k] = ""
-            V.wrap(self.ui.fatal or "starting", buf, 0, 7)
-            return -1
+            V.fatal_view(self.ui, buf)
+            return 0
         if i == BANKER_DISPLAY:
             hl = V.banker_view(e, self.ui, buf)
         else:

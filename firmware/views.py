@@ -221,7 +221,7 @@ def _blank(out):
         out[i] = ""
 
 
-def _fatal(ui, out):
+def fatal_view(ui, out):
     out[0] = "** TABLE STOPPED **"
     n = wrap(ui.fatal, out, 1, 5)
     if n <= 6:
@@ -233,7 +233,7 @@ def seat_view(e, ui, seat, out):
     """Lines of seat `seat`'s display into out (8 strings); returns the highlighted line."""
     _blank(out)
     if ui.fatal:
-        _fatal(ui, out)
+        fatal_view(ui, out)
         return 0
     banker = not e.casino and seat == deal_banker(e) and e.phase != E.PH_CUT
     label = " BANKER" if not e.casino and seat == e.banker and e.phase != E.PH_CUT else ""
@@ -323,7 +323,7 @@ def banker_view(e, ui, out):
     """The banker's (dealer's) display: prompt, his hand when it may be seen, summary."""
     _blank(out)
     if ui.fatal:
-        _fatal(ui, out)
+        fatal_view(ui, out)
         return 0
     ph = e.phase
     table = e.rules.preset == 0
