@@ -115,6 +115,12 @@ class Table:
         self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms)
         self._all_dirty()
         self._prompt()
+        try:
+            import gc
+            gc.collect()
+            self.say("# heap in use after boot %d, free %d" % (gc.mem_alloc(), gc.mem_free()))
+        except (ImportError, AttributeError):
+            pass
 
     def _fatal(self, text):
         self.ui.fatal = text
@@ -774,7 +780,13 @@ class Table:
             pass
         self.journal.close()
         self._heap()
-        self.say("# loops %d, lowest free heap %d" % (self.loops, self.min_free))
+        self.say("# loops %d, lowest free heap seen %d" % (self.loops, self.min_free))
+        try:
+            import gc
+            gc.collect()
+            self.say("# heap in use after gc %d, free %d" % (gc.mem_alloc(), gc.mem_free()))
+        except (ImportError, AttributeError):
+            pass
 
     def show_error(self, text):
         """Last resort (main.py): every display says the table stopped."""

@@ -304,16 +304,18 @@ def seat_view(e, ui, seat, out):
         out[7] = entry_line(ui)
     elif acting == seat and ph == E.PH_PLAY:
         words, buy = actions(e, seat)
-        out[6] = right("Your turn", buy)
+        out[6] = "Your turn"
         text = " ".join(words)
+        if buy:
+            text += " " + buy[4:]
         if len(text) > COLS:
-            text = " ".join([w[:3] for w in words])
+            text = " ".join([w[:3] for w in words]) + (" " + buy[4:] if buy else "")
         out[7] = text
+    elif ph == E.PH_PLAY and e.card_due() and card_target(e) == seat:
+        out[6] = "Your turn"            # a card is coming (kept: fewer pages to send)
     elif banker and ph == E.PH_BANKER and not e.casino:
         out[6] = "Your turn: draw"
         out[7] = "or STICK to stand"
-    elif e.in_deal() and card_target(e) == seat and ph != E.PH_PLAY:
-        out[7] = "Card coming"
     if ui.msg and ui.msg_seat == seat:
         out[7] = ui.msg[:COLS]
     return hl
