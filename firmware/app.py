@@ -451,7 +451,7 @@ class Table:
         bal = []
         for s in range(1, e.seats + 1):
             bal.append("%d %s" % (s, V.signed(e.balance(s))))
-        return "#%d deal %d, banker %d, kitty %d, balances %s; %s" % (
+        return "status: %d events, deal %d, banker %d, kitty %d, balances %s; %s" % (
             self.nev, e.deals, e.banker, e.kitty, ", ".join(bal), V.prompt(e, self.ui))
 
     def new_session(self):

@@ -250,7 +250,7 @@ def seat_view(e, ui, seat, out):
             if banker_visible(e):
                 out[1] = hand_line(e, 0)
             else:
-                out[1] = "%d cards, face down" % e.ncards(0)
+                out[1] = "%d card%s, face down" % (e.ncards(0), "s" if e.ncards(0) > 1 else "")
     elif e.deals:
         line = 1
         cur = e.current_slot()
@@ -359,7 +359,7 @@ def banker_view(e, ui, out):
         if banker_visible(e):
             out[1] = hand_line(e, 0)
         else:
-            out[1] = "%d cards, face down" % e.ncards(0)
+            out[1] = "%d card%s, face down" % (e.ncards(0), "s" if e.ncards(0) > 1 else "")
     if e.rules.shoot:
         out[2] = "Kitty %d" % e.kitty
     if ph == E.PH_IDLE and e.deals_ended:

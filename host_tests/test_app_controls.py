@@ -43,7 +43,7 @@ def test_bad_serial_lines_get_one_clear_error(bench, line, answer):
 
 def test_serial_commands_and_events(bench):
     assert bench.send("help").startswith("ok events: card C")
-    assert bench.send("status").startswith("ok #0 deal 0, banker 1")
+    assert bench.send("status").startswith("ok status: 0 events, deal 0, banker 1")
     assert bench.send("card QH") == "ok #1 card to seat 2 (face down)"
     assert bench.send("card 10s") == "ok #2 card to seat 3 (face down)"
     assert bench.send("card qh").startswith("error: that card is already on the table")
