@@ -1,34 +1,22 @@
 # Seat displays: N SSD1306 panels (unchanged adafruit_ssd1306 driver) sharing ONE frame
-# buffer. show() renders one display's lines into the driver's buffer, then sends only the
-# 128-column pages whose checksum differs from what that panel last received.
+# buffer. show() renders one display's changed lines into the driver's buffer, then sends
+# only the columns that changed: for each 8-pixel page, the span from the first to the last
+# character that differs from what that panel last received (a card added to a hand is a
+# few characters, about 30 bytes on the bus instead of a 130-byte page).
 #
 # Text: one line per 8-pixel page, up to 21 characters of the 5x7 font (6-pixel advance)
 # written straight into the driver's MONO_VLSB buffer; font=None uses the driver's own
 # framebuf text() instead (8x8, 16 characters). A highlighted line is drawn inverted.
-# State per display: one I2CDevice and one 30-bit CRC per page (8 x 4 bytes).
+# State per display: one I2CDevice, the characters each page shows (one byte each) and
+# the highlighted page, all in preallocated bytearrays.
 # A display that stops answering makes show() return -1; it is re-initialised and fully
 # redrawn on the next show() that reaches it.
-from array import array
-
 from adafruit_bus_device.i2c_device import I2CDevice
 from font5x7 import ADVANCE, FIRST, FONT, WIDTH
 
-try:
-    from binascii import crc32
-except ImportError:  # a port without binascii.crc32
-    crc32 = None
-
-_MASK = 0x3FFFFFFF
 COLUMNS = 21
-
-
-def _hash(mv):
-    if crc32 is not None:
-        return crc32(mv) & _MASK
-    h = 0
-    for b in mv:
-        h = (h * 31 + b) & _MASK
-    return h
+_UNKNOWN = 0  # a page whose content is not known (after a failure or redraw())
+_NO_HIGHLIGHT = 255
 
 
 class SeatDisplays:
@@ -39,11 +27,14 @@ class SeatDisplays:
         self.width = width
         self.pages = height // 8
         self.font = font
+        self.advance = 8 if font is None else ADVANCE
+        self.cols = width // self.advance
         self._devs = [I2CDevice(i2c, addr, probe=False) for i2c, addr in targets]
         self.ok = bytearray(self.n)                     # 1: initialised and answering
-        self._crc = array("i", [-1] * (self.n * self.pages))
-        self._cmd = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")   # columns 0..127, pages a..b
-        self._cmd[3] = width - 1
+        # What each panel shows: one byte per character cell, 0 = not known.
+        self._text = bytearray(self.n * self.pages * self.cols)
+        self._hl = bytearray(self.n)
+        self._cmd = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")   # columns a..b, pages a..b
         self.bytes_sent = 0          # payload + address bytes pushed by show()
         self.last_bytes = 0
         self.last_pages = 0
@@ -57,24 +48,26 @@ class SeatDisplays:
                 continue
             drv.i2c_device = self._devs[i]
             self._drv = drv
-            self._blank()
-            self._mark(i, self._zero)
+            self._mark_blank(i)
             self.ok[i] = 1
             break
         if drv is None:
             raise OSError("no seat display answers")
-        self._mv = memoryview(drv.buffer)
         for i in range(self.n):
             if not self.ok[i]:
                 self._init(i)
 
-    def _blank(self):
-        self._zero = _hash(memoryview(self._drv.buffer)[1:1 + self.width])
+    def _mark_blank(self, i):
+        # A freshly initialised panel is clear: every cell shows a space.
+        o = i * self.pages * self.cols
+        for k in range(o, o + self.pages * self.cols):
+            self._text[k] = 32
+        self._hl[i] = _NO_HIGHLIGHT
 
-    def _mark(self, i, h):
-        o = i * self.pages
-        for p in range(self.pages):
-            self._crc[o + p] = h
+    def _mark(self, i, value):
+        o = i * self.pages * self.cols
+        for k in range(o, o + self.pages * self.cols):
+            self._text[k] = value
 
     def _init(self, i):
         drv = self._drv
@@ -86,12 +79,12 @@ class SeatDisplays:
             self.failures += 1
             return False
         self.ok[i] = 1
-        self._mark(i, self._zero)
+        self._mark_blank(i)
         return True
 
     def redraw(self, i):
         """Forget what display i shows: the next show() sends every page."""
-        self._mark(i, -1)
+        self._mark(i, _UNKNOWN)
 
     def _render(self, p, line, inv):
         drv = self._drv
@@ -117,23 +110,28 @@ class SeatDisplays:
                 buf[x + k] = f[g + k] ^ bg
             x += ADVANCE
 
-    def _push(self, dev, a, b):
+    def _push(self, dev, p, q, c0, c1):
+        """Send columns c0..c1 of pages p..q (whole pages when q > p) from the shared
+        buffer: in horizontal addressing mode that range is one contiguous write."""
         cmd = self._cmd
-        cmd[5] = a
-        cmd[6] = b
+        cmd[2] = c0
+        cmd[3] = c1
+        cmd[5] = p
+        cmd[6] = q
         with dev:
             dev.write(cmd)
         buf = self._drv.buffer
         w = self.width
-        i0 = w * a                       # the byte before page a carries the 0x40 control
+        i0 = w * p + c0                  # the byte before the span carries the 0x40 control
+        end = 1 + w * q + c1 + 1
         keep = buf[i0]
         buf[i0] = 0x40
         try:
             with dev:
-                dev.write(buf, start=i0, end=1 + w * (b + 1))
+                dev.write(buf, start=i0, end=end)
         finally:
             buf[i0] = keep
-        self.last_bytes += len(cmd) + 1 + (1 + w * (b + 1) - i0) + 1
+        self.last_bytes += len(cmd) + 1 + (end - i0) + 1
 
     def show(self, i, lines, highlight=-1):
         """Show up to `pages` lines on display i (line `highlight` inverted). Returns the
@@ -143,36 +141,54 @@ class SeatDisplays:
         drv = self._drv
         dev = self._devs[i]
         drv.i2c_device = dev
-        base = i * self.pages
+        cols = self.cols
+        adv = self.advance
         w = self.width
-        mv = self._mv
-        crc = self._crc
-        changed = 0                                      # bit mask of pages to send
+        text = self._text
+        old_hl = self._hl[i]
+        self._hl[i] = highlight if 0 <= highlight < self.pages else _NO_HIGHLIGHT
         n = len(lines)
-        for p in range(self.pages):
-            self._render(p, lines[p] if p < n else "", p == highlight)
-            h = _hash(mv[1 + p * w:1 + (p + 1) * w])
-            if h != crc[base + p]:
-                changed |= 1 << p
-                crc[base + p] = h
         self.last_bytes = 0
         self.last_pages = 0
-        p = 0
         try:
-            while p < self.pages:
-                if changed & (1 << p):
-                    q = p
-                    while q + 1 < self.pages and changed & (1 << (q + 1)):
-                        q += 1
-                    self._push(dev, p, q)
-                    self.last_pages += q - p + 1
-                    p = q + 1
-                else:
-                    p += 1
+            run = -1                     # first page of a run of whole pages to send
+            for p in range(self.pages + 1):
+                first = -1
+                last = -1
+                if p < self.pages:
+                    line = lines[p] if p < n else ""
+                    o = (i * self.pages + p) * cols
+                    whole = (p == highlight) != (p == old_hl) or text[o] == _UNKNOWN
+                    m = len(line)
+                    for k in range(cols):
+                        c = ord(line[k]) if k < m else 32
+                        if c > 254 or c < 1:
+                            c = 63
+                        if whole or c != text[o + k]:
+                            text[o + k] = c
+                            if first < 0:
+                                first = k
+                            last = k
+                    if whole:
+                        first = 0
+                        last = cols - 1
+                    if first >= 0:
+                        self._render(p, line, p == highlight)
+                        self.last_pages += 1
+                full = first == 0 and last == cols - 1
+                if run >= 0 and not full:
+                    self._push(dev, run, p - 1, 0, w - 1)
+                    run = -1
+                if full:
+                    if run < 0:
+                        run = p
+                elif first >= 0:
+                    c1 = w - 1 if last == cols - 1 else (last + 1) * adv - 1
+                    self._push(dev, p, p, first * adv, c1)
         except OSError:
             self.ok[i] = 0
             self.failures += 1
-            self._mark(i, -1)
+            self._mark(i, _UNKNOWN)
             return -1
         self.bytes_sent += self.last_bytes
         return self.last_pages

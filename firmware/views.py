@@ -99,16 +99,20 @@ def total_text(e, slot, short):
 
 
 def hand_line(e, slot):
-    """'AS 7C 2H      soft 20': the cards and the total (soft totals as such)."""
+    """'AS 7C 2H  soft 20': the cards, then the total (soft totals as such). The total
+    follows the cards rather than sitting flush right, so that a new card changes only a
+    few character cells and the display sends only those columns."""
     cards = ""
     for i in range(e.ncards(slot)):
         if i:
             cards += " "
         cards += card_name(e.card(slot, i))
     tail = total_text(e, slot, False)
-    if len(cards) + 1 + len(tail) > COLS:
+    if len(cards) + 2 + len(tail) > COLS:
         tail = total_text(e, slot, True)
-    return right(cards, tail)
+        if len(cards) + 2 + len(tail) > COLS:
+            return right(cards, tail)
+    return cards + "  " + tail
 
 
 def banker_visible(e):
