@@ -62,8 +62,8 @@ def parse_event(words):
         )
     ev, args = spec
     if len(words) - 1 != len(args):
-        need = " ".join([_ARG_NAMES[a] for a in args]) or "nothing"
-        raise ParseError("'%s' takes %s" % (words[0], need.replace(" a", ", a") if args else need))
+        need = ", ".join([_ARG_NAMES[a] for a in args]) or "nothing"
+        raise ParseError("'%s' takes %s" % (words[0], need))
     seat = amount = card = 0
     for i in range(len(args)):
         a = args[i]

@@ -23,7 +23,7 @@ def deal_round(b, cards):
 
 @pytest.mark.parametrize("line,answer", [
     ("frobnicate", "error: unknown keyword 'frobnicate'"),
-    ("stake 2", "error: 'stake' takes a seat number"),   # transcript.py says 'an, amount'
+    ("stake 2", "error: 'stake' takes a seat number, an amount"),
     ("card ZZ", "error: 'ZZ' is not a card code"),
     ("stake two 3", "error: a seat must be a whole number, not 'two'"),
     ("rules casino", "error: 'rules' is a header line"),
