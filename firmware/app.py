@@ -43,7 +43,8 @@ UNDOABLE = (E.EV_STAKE, E.EV_BUY, E.EV_TWIST, E.EV_STICK, E.EV_SPLIT, E.EV_BURN,
             E.EV_DOUBLE, E.EV_SHOOT, E.EV_KITTY, E.EV_BANKDOUBLE, E.EV_SELL)
 HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
         "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "
-        "commands: undo, status, new, press BUTTON [long], help, halt")
+        "commands: undo, status, new, press BUTTON [long], help, halt, "
+        "tags write|enroll|check|stop")
 
 
 class Table:
@@ -72,6 +73,8 @@ class Table:
         self.loops = 0
         self.min_free = -1
         self.pages = 8
+        self.tm = None                   # tag mode (tagmode.TagMode), made on first use
+        self.tm_busy = False
 
     # ------------------------------------------------------------------ output
     def say(self, text):
@@ -422,6 +425,11 @@ class Table:
             why = self.new_session()
             self.say("error: " + why if why else "ok new session")
             return
+        if w == "tags":
+            why = self.tags(" ".join(words))
+            # the tag mode's own "tags: ..." lines follow (tools/tags.py reads those)
+            self.say("error: " + why if why else "ok " + " ".join(words))
+            return
         if w == "undo":
             why = self.undo()
             self.say("error: " + why if why else "ok undo: back at #%d" % self.nev)
@@ -434,6 +442,36 @@ class Table:
         why = self.event(ev, seat, amount, card, SRC_SERIAL)
         if why:
             self.say("error: " + why)
+
+    def tags(self, line):
+        """Route a "tags ..." line to the tag mode (write, enroll, check the deck's tags)."""
+        e = self.e
+        if self.ui.fatal:
+            return "the table is stopped: " + self.ui.fatal
+        if e is not None and e.in_deal() and not (self.tm is not None and self.tm.active):
+            return "tag mode is for between deals: finish or void this deal first"
+        if self.tm is None:
+            import tagmode               # lazily: 17 KB of code only when used
+            st = self.settings
+            self.tm = tagmode.for_reader(self.reader, self.disp, screen=BANKER_DISPLAY,
+                                         uidmap_path=self.root + (st.uid_map or "uidmap.txt"))
+        self.tm.command(line)
+        self.tm_busy = True
+        return None
+
+    def _tags_step(self):
+        """One step of the tag mode; at its end the table's screens come back."""
+        line = self.tm.poll()
+        if line is not None:
+            self.say(line)
+            return True
+        if not self.tm.active:
+            self.tm_busy = False
+            for i in range(len(self.hashes)):
+                self.hashes[i] = 0       # the banker's display showed the tag mode
+            self.reader.ignore_field()   # the last tag may still lie on the reader
+            self._all_dirty()
+        return True
 
     def _button_index(self, words):
         if len(words) < 2 or len(words) > 3 or (len(words) == 3 and words[2] != "long"):
@@ -484,6 +522,10 @@ class Table:
         if ui.fatal:
             if b == B_OK and self.settings.error:
                 self._use_defaults()
+            return
+        if self.tm_busy:
+            if b == B_UNDO:              # UNDO stops the tag mode; other presses wait
+                self.tm.stop()
             return
         if ui.over:
             if b == B_OK:
@@ -637,6 +679,9 @@ class Table:
             items.append(V.M_VOID)
         else:
             items.append(V.M_NEW)
+            items.append(V.M_TAGS_WRITE)
+            items.append(V.M_TAGS_ENROLL)
+            items.append(V.M_TAGS_CHECK)
         ui.menu = items
         ui.menu_i = 0
         ui.kind = V.K_MENU
@@ -675,6 +720,12 @@ class Table:
                 self._entry(V.K_SHOOT, seat, 1, room)
         elif item == V.M_NEW:
             why = self.new_session()
+        elif item == V.M_TAGS_WRITE:
+            why = self.tags("tags write")
+        elif item == V.M_TAGS_ENROLL:
+            why = self.tags("tags enroll")
+        elif item == V.M_TAGS_CHECK:
+            why = self.tags("tags check")
         if why:
             self.refuse(why)
 
@@ -710,6 +761,8 @@ class Table:
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
+        if self.tm_busy:
+            d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
         if not d:
             return False
         i = self.first
@@ -718,7 +771,7 @@ class Table:
             while not d & (1 << i):
                 i += 1
         self.first = -1
-        self.dirty = d & ~(1 << i)
+        self.dirty &= ~(1 << i)
         hl = self._lines(i)
         h = hl + 7
         for k in range(self.pages):
@@ -734,7 +787,11 @@ class Table:
     def step(self):
         """One pass of the loop. True if anything happened."""
         busy = False
-        r = self.reader.poll()
+        r = None
+        if self.tm_busy:
+            busy = self._tags_step()     # the tag mode has the reader to itself
+        else:
+            r = self.reader.poll()
         if r is not None:
             busy = True
             if isinstance(r, int):

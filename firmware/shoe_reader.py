@@ -160,6 +160,7 @@ class ShoeReader:
         self._tries = bytearray(2)
         self._last = bytearray(7)
         self._has_last = False
+        self._ignore = False                     # ignore_field(): until the field is empty
         self._resp = bytearray(2 * 8)            # listed targets: Tg, UID(7)
         self._q = [None] * 4                     # event ring
         self._qh = 0
@@ -208,6 +209,14 @@ class ShoeReader:
     def rearm(self):
         """Forget the last reported UID (e.g. after a shuffle)."""
         self._has_last = False
+
+    def ignore_field(self):
+        """Report nothing for the tags in the field now (e.g. the last card of the tag
+        mode, still on the reader): they are ignored until the field has been empty."""
+        self._ignore = True
+        for s in range(2):
+            if self._state[s] != _FREE:
+                self._state[s] = _SUPPRESSED
 
     # --- bus steps
     def _ready(self):
@@ -333,6 +342,14 @@ class ShoeReader:
                 new = i
         self._age(0, seen0, newcount)
         self._age(1, seen1, newcount)
+        if self._ignore:
+            if n == 0:
+                self._ignore = False
+            elif newcount:
+                for i in range(n):
+                    if self._slot_of(rs, i * 8 + 1) < 0:
+                        self._take(i, _SUPPRESSED)
+                newcount = 0
         if newcount == 2:
             self._anomaly(TWO_TAGS, "two new cards in the field at once (%s, %s)"
                           % (uid_hex(rs[1:8]), uid_hex(rs[9:16])))

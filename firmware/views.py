@@ -28,8 +28,12 @@ M_SHOOT = 6
 M_KITTY = 7
 M_NEW = 8
 M_DOUBLE = 9
+M_TAGS_WRITE = 10
+M_TAGS_ENROLL = 11
+M_TAGS_CHECK = 12
 MENU_NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
-              "Banker doubles", "Shoot bet", "Kitty", "New session", "Double")
+              "Banker doubles", "Shoot bet", "Kitty", "New session", "Double",
+              "Write card tags", "Enroll card tags", "Check the deck")
 
 
 class UI:
