@@ -279,19 +279,12 @@ class Engine:
     def initial_stake(self, seat):
         return self.sw[seat * _SW + _SW_INITIAL]
 
-    def seat_hand_count(self, seat):
-        return self.sb[seat * _SB + _SB_HANDS]
-
     def state_bytes(self):
         """Bytes of game state held in the buffers (the budget is 1 KB for 8 seats)."""
         return (len(self.v) * 4 + len(self.hb) + len(self.hw) * 2 + len(self.sw) * 4
                 + len(self.sb) + len(self.order) + len(self.porder) + len(self.loc))
 
     # ----------------------------------------------------------------- queries
-    def players_total(self):
-        v = self.v
-        return v[_R_NPLAYERS]
-
     def hand_total(self, slot):
         return hands.value(self.hb, slot * _HB, self.hb[slot * _HB + _HB_N]) & 63
 
