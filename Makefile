@@ -19,6 +19,7 @@ sim: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) tools/bench_engine.py
+	$(PY) tools/bench_hw.py
 	$(PY) tools/bench_app.py
 
 clean:
