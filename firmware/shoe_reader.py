@@ -17,7 +17,10 @@
 #
 # UID map file ("uidmap.txt"): one "<14 hex digits UID> <card>" per line, '#' comments,
 # e.g. "04A1B2C3D4E5F6 QH". Loaded into a sorted bytearray of 8-byte records.
+from array import array
+
 import drvtime
+import ndef
 from cards import card_name, parse_card
 
 try:
@@ -173,7 +176,8 @@ class ShoeReader:
         self._tg = 0
         self._fails = 0
         self._silent = False
-        self._a = self._b = self._ta = self._tb = 0     # TLV / text bounds in _ndef
+        self._msg = array("i", (0, 0, 0))           # NDEF message bounds in _ndef (ndef.py)
+        self._txt = array("i", (0, 0))              # text bounds
         self.polls = 0
         self.retries = 0
         self.timeouts = 0
@@ -428,87 +432,19 @@ class ShoeReader:
         for i in range(16):
             b[h + i] = r[1 + i]
         self._have = h + 16
-        res = self._walk()
-        if res == 1 and self._have < _NDEF_CAP:
+        res = ndef.find_message(self._ndef, 0, self._have, _NDEF_CAP, self._msg)
+        if res == ndef.NEED_MORE and self._have < _NDEF_CAP:
             self._read_page(4 + self._have // 4)
             return
         self._resolve(s, res)
         self._send(_INRELEASE, self._p_rel, _RELEASING)
 
-    def _walk(self):
-        """Find the NDEF TLV in self._ndef. 0 none, 1 need more bytes, 2 found (at _a.._b),
-        3 empty NDEF message, 4 too big."""
-        b = self._ndef
-        have = self._have
-        i = 0
-        while i < have:
-            t = b[i]
-            if t == 0x00:
-                i += 1
-                continue
-            if t == 0xFE:
-                return 0
-            if i + 1 >= have:
-                return 1
-            ln = b[i + 1]
-            hl = 2
-            if ln == 0xFF:
-                if i + 3 >= have:
-                    return 1
-                ln = (b[i + 2] << 8) | b[i + 3]
-                hl = 4
-            if t == 0x03:
-                if ln == 0:
-                    return 3
-                self._a = i + hl
-                self._b = i + hl + ln
-                if self._b > _NDEF_CAP:
-                    return 4
-                return 2 if self._b <= have else 1
-            i += hl + ln
-        return 1 if have < _NDEF_CAP else 0
-
-    def _text(self):
-        """First NDEF Text record in _ndef[_a:_b]: sets _ta.._tb, returns True."""
-        b = self._ndef
-        i = self._a
-        end = self._b
-        while i + 3 <= end:
-            h = b[i]
-            tl = b[i + 1]
-            if h & 0x10:                   # short record
-                pl = b[i + 2]
-                j = i + 3
-            else:
-                if i + 6 > end:
-                    return False
-                pl = (b[i + 2] << 24) | (b[i + 3] << 16) | (b[i + 4] << 8) | b[i + 5]
-                j = i + 6
-            il = 0
-            if h & 0x08:
-                il = b[j]
-                j += 1
-            p = j + tl + il
-            if p + pl > end:
-                return False
-            if h & 7 == 1 and tl == 1 and b[j] == 0x54 and pl >= 1:
-                st = b[p]
-                if st & 0x80:              # UTF-16 text: not how cards are written
-                    return False
-                self._ta = p + 1 + (st & 0x3F)
-                self._tb = p + pl
-                return self._ta <= self._tb
-            if h & 0x40:                   # ME: last record
-                return False
-            i = p + pl
-        return False
-
     def _resolve(self, s, res):
         uid = self._uid[s * 7:s * 7 + 7]
         code = -1
         text = None
-        if res == 2 and self._text():
-            a, z = self._ta, self._tb
+        if res == ndef.FOUND and ndef.find_text(self._ndef, self._msg[0], self._msg[1], self._txt):
+            a, z = self._txt[0], self._txt[1]
             while a < z and self._ndef[a] == 0x20:
                 a += 1
             while z > a and self._ndef[z - 1] == 0x20:

@@ -53,7 +53,10 @@
 #   tags: done MODE | tags: stopped MODE  the last line of a run (by itself | after stop)
 #   tags: error TEXT                    a bad command, busy, the reader does not answer
 #   tags: idle                          answer to "tags stop" when no mode runs
+from array import array
+
 import drvtime
+import ndef
 from cards import parse_card
 from shoe_reader import UidMap, uid_hex
 
@@ -147,6 +150,8 @@ class TagMode:
         self._p_read = bytearray(3)                      # Tg, READ, page
         self._p_write = bytearray(7)                     # Tg, WRITE, page, 4 bytes
         self._mem = bytearray(_MEM)
+        self._msg = array("i", (0, 0, 0))                # NDEF message bounds (ndef.py)
+        self._txt = array("i", (0, 0))                   # text bounds
         self._data = bytearray(24)                       # pages to write, from page _p0
         self._uid = bytearray(10)
         self._torn = bytearray(7 * _TORN)
@@ -537,8 +542,8 @@ class TagMode:
                 if h + i < _MEM:
                     m[h + i] = r[1 + i]
             self._have = h + 16
-            res = self._walk()
-            if res == 1 and self._have < _MEM:
+            res = ndef.find_message(m, 8, self._have - 8, _USER_CAP, self._msg)
+            if res == ndef.NEED_MORE and self._have < _MEM:
                 self._read(2 + self._have // 4)
                 return
             self._decide(res)
@@ -562,80 +567,24 @@ class TagMode:
                 return
             self._wrote_ok()
 
-    def _walk(self):
-        """TLVs in the user bytes (self._mem[8:]). Sets _pos (where a card's TLV goes),
-        _a.._b (NDEF message). 0 no NDEF TLV, 1 need more bytes, 2 found, 3 empty NDEF,
-        4 too big."""
-        b = self._mem
-        have = self._have - 8
-        i = 0
-        self._pos = 0
-        while i < have:
-            t = b[8 + i]
-            if t == 0x00:
-                i += 1
-                continue
-            if t == 0xFE:
-                return 0
-            if i + 1 >= have:
-                return 1
-            ln = b[9 + i]
-            hl = 2
-            if ln == 0xFF:
-                if i + 3 >= have:
-                    return 1
-                ln = (b[10 + i] << 8) | b[11 + i]
-                hl = 4
-            if t == 0x03:
-                self._pos = i
-                if ln == 0:
-                    return 3
-                self._a = i + hl
-                self._b = i + hl + ln
-                if self._b > _USER_CAP:
-                    return 4
-                return 2 if self._b <= have else 1
-            i += hl + ln
-            self._pos = i
-        return 1 if have < _USER_CAP else 0
-
     def _content(self, res):
         """(kind, value): ("blank", None), ("card", code), ("text", str), ("other", text)."""
-        if res == 0 or res == 3:
+        if res == ndef.NO_NDEF or res == ndef.EMPTY:
             return "blank", None
-        if res != 2:
+        if res != ndef.FOUND:
             return "other", "an NDEF message too big for a card"
-        b = self._mem
-        i = 8 + self._a
-        end = 8 + self._b
-        while i + 3 <= end:
-            h = b[i]
-            tl = b[i + 1]
-            if not h & 0x10:
-                return "other", "a long NDEF record"
-            pl = b[i + 2]
-            j = i + 3
-            il = 0
-            if h & 0x08:
-                il = b[j]
-                j += 1
-            p = j + tl + il
-            if p + pl > end:
-                break
-            if h & 7 == 1 and tl == 1 and b[j] == 0x54 and pl >= 1 and not b[p] & 0x80:
-                ta = p + 1 + (b[p] & 0x3F)
-                try:
-                    text = bytes(b[ta:p + pl]).decode().strip()
-                except (UnicodeError, ValueError):
-                    return "other", "undecodable text"
-                code = parse_card(text)
-                if code >= 0:
-                    return "card", code
-                return "text", text
-            if h & 0x40:
-                break
-            i = p + pl
-        return "other", "an NDEF message that is not a card"
+        m = self._msg
+        t = self._txt
+        if not ndef.find_text(self._mem, 8 + m[0], 8 + m[1], t):
+            return "other", "an NDEF message that is not a card"
+        try:
+            text = bytes(self._mem[t[0]:t[1]]).decode().strip()
+        except (UnicodeError, ValueError):
+            return "other", "undecodable text"
+        code = parse_card(text)
+        if code >= 0:
+            return "card", code
+        return "text", text
 
     def _is_torn(self):
         t = self._torn
@@ -705,7 +654,7 @@ class TagMode:
 
     def _plan_write(self, text):
         rec = text_record(text)
-        pos = self._pos
+        pos = self._msg[2]                   # where the card's NDEF TLV goes
         a = pos & ~3                         # first page written starts here
         n = pos - a + len(rec)
         n = (n + 3) & ~3

@@ -37,7 +37,18 @@ print("lookup", locked(m.lookup, uid), locked(m.lookup, miss))
 tag = ntag213.text_tag("10S", n=1, lock_tlv=True)
 r._ndef[:] = tag.mem[16:16 + 64]
 r._have = 64
-print("walk", locked(r._walk), locked(r._text), bytes(r._ndef[r._ta:r._tb]).decode())
+import ndef  # noqa: E402
+
+
+def walk():
+    return ndef.find_message(r._ndef, 0, r._have, 64, r._msg)
+
+
+def text():
+    return ndef.find_text(r._ndef, r._msg[0], r._msg[1], r._txt)
+
+
+print("walk", locked(walk), locked(text), bytes(r._ndef[r._txt[0]:r._txt[1]]).decode())
 
 # a poll while the PN532 works on a command: IRQ check only
 r.poll()                       # sends InListPassiveTarget
