@@ -21,7 +21,7 @@ import views as V
 from buttons import LONG, Buttons
 from cards import card_name
 from journal import Journal
-from transcript import Header, ParseError, event_text, parse_event, strip
+from transcript import Header, ParseError, event_text, parse_event, read_events, strip
 
 # buttons, in boards' BUTTONS order
 B_STICK = 0
@@ -156,34 +156,28 @@ class Table:
         self.e = None
         self.nev = 0
         self.undo_ok = False
-        pos = 0
         cut = -1
         why = None
         number = 0
         f = self.journal.lines()
         try:
-            for raw in f:
-                number += 1
-                start = pos
-                pos += len(raw)
-                try:
-                    words = strip(raw.decode())
-                    if not words:
-                        continue
-                    if self.e is None:
-                        if h.take(words):
-                            continue
+            for number, start, _, ev in read_events(f, h):
+                if self.e is None:
+                    try:
                         self.e = h.engine()
-                    ev, seat, amount, card = parse_event(words)
-                except (ParseError, UnicodeError, ValueError) as x:
-                    why = str(x)
-                    cut = start
-                    break
-                why = self._feed(ev, seat, amount, card)
+                    except ParseError as x:
+                        why = x.reason
+                        cut = start
+                        break
+                why = self._feed(ev[0], ev[1], ev[2], ev[3])
                 if why is not None:
                     cut = start
                     break
                 self.nev += 1
+        except ParseError as x:
+            number = x.line or number
+            why = x.reason
+            cut = x.offset
         finally:
             f.close()
         if cut >= 0:

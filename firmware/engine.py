@@ -87,36 +87,35 @@ _R_PACKS = const(3)
 _R_COPIES = const(4)
 _R_MAX_HANDS = const(5)
 _R_BANKER = const(6)
-_R_INITIAL_BANKER = const(7)
-_R_KITTY = const(8)
-_R_DEAL_KITTY = const(9)
-_R_NEED_KITTY = const(10)
-_R_WANT_SHUFFLE = const(11)
-_R_DEALS = const(12)
-_R_COUNTED = const(13)
-_R_DEALS_ENDED = const(14)
-_R_LAST_VOID = const(15)
-_R_LAST_COUNTED = const(16)
-_R_PONTOON_DEALT = const(17)
-_R_BANKER_PONTOON = const(18)
-_R_DOUBLED = const(19)
-_R_SHOOT_POS = const(20)
-_R_OUTSTANDING_SHOOT = const(21)
-_R_POS = const(22)
-_R_CUR = const(23)
-_R_PEND = const(24)
-_R_PEND_LEFT = const(25)
-_R_PEND_SLOT = const(26)
-_R_PEND_SLOT2 = const(27)
-_R_NORDER = const(28)
-_R_NSLOTS = const(29)
-_R_NPLAYERS = const(30)
-_R_TOP_LAYER = const(31)
-_R_TOP_COUNT = const(32)
-_R_NEXT_LAYER = const(33)
-_R_DEAL_LAYER_BASE = const(34)
-_R_IN_SHOE = const(35)
-_NREGS = const(36)
+_R_KITTY = const(7)
+_R_DEAL_KITTY = const(8)
+_R_NEED_KITTY = const(9)
+_R_WANT_SHUFFLE = const(10)
+_R_DEALS = const(11)
+_R_COUNTED = const(12)
+_R_DEALS_ENDED = const(13)
+_R_LAST_VOID = const(14)
+_R_LAST_COUNTED = const(15)
+_R_PONTOON_DEALT = const(16)
+_R_BANKER_PONTOON = const(17)
+_R_DOUBLED = const(18)
+_R_SHOOT_POS = const(19)
+_R_OUTSTANDING_SHOOT = const(20)
+_R_POS = const(21)
+_R_CUR = const(22)
+_R_PEND = const(23)
+_R_PEND_LEFT = const(24)
+_R_PEND_SLOT = const(25)
+_R_PEND_SLOT2 = const(26)
+_R_NORDER = const(27)
+_R_NSLOTS = const(28)
+_R_NPLAYERS = const(29)
+_R_TOP_LAYER = const(30)
+_R_TOP_COUNT = const(31)
+_R_NEXT_LAYER = const(32)
+_R_DEAL_LAYER_BASE = const(33)
+_R_IN_SHOE = const(34)
+_NREGS = const(35)
 
 # Per hand (slot 0 is the banker's): bytes [card0..card4, count, seat, flags] ...
 _HB = const(8)
@@ -150,7 +149,6 @@ _REGISTER_NAMES = (
     "copies",
     "max_hands",
     "banker",
-    "initial_banker",
     "kitty",
     "deal_kitty",
     "need_kitty",
@@ -231,7 +229,6 @@ class Engine:
             self._start_cut_round(True)
         if rules.shoot and v[_R_BANKER]:
             v[_R_NEED_KITTY] = 1
-        v[_R_INITIAL_BANKER] = v[_R_BANKER]
 
     def __getattr__(self, name):
         # Read-only views of the registers (engine.phase, engine.kitty, ...): one tuple
@@ -571,7 +568,6 @@ class Engine:
                 self._start_cut_round(False)
             return None
         v[_R_BANKER] = winner
-        v[_R_INITIAL_BANKER] = winner
         v[_R_PHASE] = PH_IDLE
         self._cards_back_for_shuffle()
         if self.rules.shoot:

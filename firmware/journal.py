@@ -40,19 +40,7 @@ class Journal:
             os.remove(self.tmp)
         if not self.exists():
             return False
-        size = 0
-        last_nl = -1
-        buf = bytearray(_CHUNK)
-        with open(self.path, "rb") as f:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                for i in range(n - 1, -1, -1):
-                    if buf[i] == 10:
-                        last_nl = size + i
-                        break
-                size += n
+        size, last_nl, _ = self._newlines()
         self.size = size
         keep = last_nl + 1
         if keep < size:
@@ -104,11 +92,10 @@ class Journal:
         os.rename(self.tmp, self.path)
         self.size = keep
 
-    def last_line_start(self):
-        """Offset where the last line begins (the file ends with a newline)."""
-        pos = 0
-        start = 0
-        prev = 0
+    def _newlines(self):
+        """(file size, offset of the last newline, of the one before it); -1 for none."""
+        size = 0
+        last_nl = prev_nl = -1
         buf = bytearray(_CHUNK)
         with open(self.path, "rb") as f:
             while True:
@@ -117,10 +104,15 @@ class Journal:
                     break
                 for i in range(n):
                     if buf[i] == 10:
-                        prev = start
-                        start = pos + i + 1
-                pos += n
-        return prev if start == pos else start
+                        prev_nl = last_nl
+                        last_nl = size + i
+                size += n
+        return size, last_nl, prev_nl
+
+    def last_line_start(self):
+        """Offset where the last line begins (the file ends with a newline)."""
+        size, last_nl, prev_nl = self._newlines()
+        return prev_nl + 1 if last_nl == size - 1 else last_nl + 1
 
     def drop_last(self):
         """Remove the last line (UNDO, or a last line that does not replay)."""

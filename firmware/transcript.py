@@ -31,7 +31,14 @@ HEADER_WORDS = ("rules", "seats", "banker", "packs")
 
 
 class ParseError(Exception):
-    pass
+    """A line that cannot be parsed. `reason` is the message without its line number;
+    `line` and `offset` (bytes from the start) say where, when known."""
+
+    def __init__(self, reason, line=0, offset=0):
+        super().__init__("line %d: %s" % (line, reason) if line else reason)
+        self.reason = reason
+        self.line = line
+        self.offset = offset
 
 
 def strip(line):
@@ -79,6 +86,38 @@ def parse_event(words):
         else:
             amount = _number(w, "an amount")
     return ev, seat, amount, card
+
+
+def read_events(lines, header):
+    """Header lines go into `header` (a Header); then yields (line number, byte offset of
+    the line, words, event) for each event line. One reader for the replayer and the
+    controller's journal. Raises ParseError with the line number and offset."""
+    number = 0
+    offset = 0
+    in_header = True
+    for raw in lines:
+        number += 1
+        start = offset
+        offset += len(raw)
+        if isinstance(raw, str):
+            line = raw
+        else:
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeError:
+                raise ParseError("not UTF-8 text", number, start)
+        words = strip(line)
+        if not words:
+            continue
+        try:
+            if in_header:
+                if header.take(words):
+                    continue
+                in_header = False
+            ev = parse_event(words)
+        except ParseError as e:
+            raise ParseError(e.reason, number, start)
+        yield number, start, words, ev
 
 
 def event_text(ev, seat, amount, card):

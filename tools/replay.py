@@ -18,7 +18,7 @@ except ImportError:
     sys.path.insert(0, _here + "/../firmware")
 
 import report  # noqa: E402
-from transcript import Header, ParseError, parse_event, strip  # noqa: E402
+from transcript import Header, ParseError, read_events  # noqa: E402
 
 
 def replay_lines(lines, on_reject=None, on_deal=None):
@@ -30,24 +30,9 @@ def replay_lines(lines, on_reject=None, on_deal=None):
     header = Header()
     engine = None
     number = 0
-    for line in lines:
-        number += 1
-        if not isinstance(line, str):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeError:
-                raise ParseError("line %d: not UTF-8 text" % number)
-        words = strip(line)
-        if not words:
-            continue
-        try:
-            if engine is None:
-                if header.take(words):
-                    continue
-                engine = header.engine()
-            ev = parse_event(words)
-        except ParseError as e:
-            raise ParseError("line %d: %s" % (number, e))
+    for number, _, words, ev in read_events(lines, header):
+        if engine is None:
+            engine = _engine(header, number)
         ended = engine.deals_ended
         error = engine.apply(ev[0], ev[1], ev[2], ev[3])
         if error is not None:
@@ -55,12 +40,14 @@ def replay_lines(lines, on_reject=None, on_deal=None):
                 on_reject(number, " ".join(words), error)
         elif engine.deals_ended != ended and on_deal:
             on_deal(engine)
-    if engine is None:
-        try:
-            engine = header.engine()
-        except ParseError as e:
-            raise ParseError("line %d: %s" % (number, e))
-    return engine
+    return engine or _engine(header, number)
+
+
+def _engine(header, number):
+    try:
+        return header.engine()
+    except ParseError as e:
+        raise ParseError(e.reason, number)
 
 
 def _replay_file(path, on_reject=None, on_deal=None):
