@@ -17,6 +17,11 @@ test: $(STAMP)
 sim: $(STAMP)
 	$(PY) tools/sim.py $(SIM_ARGS)
 
+# The simulated table in a web browser (tools/play.py): `make play PLAY_ARGS="--seats 6"`.
+.PHONY: play
+play: $(STAMP)
+	$(PY) tools/play.py $(PLAY_ARGS)
+
 bench: $(STAMP)
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_hw.py

@@ -1,0 +1,745 @@
+"""The simulated table, live: the firmware on the MicroPython VM with the simulated board
+(as in `make sim`), driven by a person through `tools/play.py` (the web page) or
+`tools/sim.py --interactive` (the terminal).
+
+A `LiveTable` runs the VM in a thread of its own; every other thread talks to it through
+`do(...)`, which queues an action that the VM's thread runs between two of the VM's device
+requests, so the chip models are only ever touched by that thread. What the page and the
+terminal show are snapshots (`Panel`, the log, the ledger) taken in that thread and
+announced through `on_change(kind)`.
+
+The dealer: "deal" puts the next card's NTAG213 tag into the PN532's field (a random card
+from the top layer of the engine's shoe, or one you pick); the tag passes the reader and
+leaves the field `DWELL_MS` later, as a card pulled through the shoe does. The anomalies a
+dealer can cause are the PN532 model's field and fault controls: the last card's tag read
+again, two new cards in the field at once, a card pulled through before it could be read.
+"Pull the plug" kills the VM (its flash, the folder with the journal, stays); "power on"
+boots a new VM on new chips and the firmware resumes from its journal.
+"""
+import base64
+import collections
+import os
+import random
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import autoplay  # noqa: E402
+import engine as E  # noqa: E402
+import hwbridge  # noqa: E402
+import simtable as S  # noqa: E402
+from boards import sim  # noqa: E402
+from boards.simdev import ntag213  # noqa: E402
+from cards import card_name, parse_card  # noqa: E402
+from transcript import parse_event, strip  # noqa: E402
+
+BUTTONS = sim.BUTTONS
+HOLD_MS = 120            # a click or a key is held at least this long (debounce is 50 ms)
+LONG_MS = 1000           # a long press (the firmware's long_ms is 800)
+DWELL_MS = 250           # a dealt card's tag stays this long in the reader's field
+LOG_KEEP = 2000          # serial lines kept for the page and the terminal
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = "CDHS"
+
+# One key map for the page and the terminal: key -> (action, argument, what it does).
+KEYS = (
+    ("s", "press", "STICK", "STICK"),
+    ("t", "press", "TWIST", "TWIST"),
+    ("b", "press", "BUY", "BUY (casino: double)"),
+    ("p", "press", "SPLIT", "SPLIT"),
+    ("-", "press", "MINUS", "MINUS"),
+    ("+", "press", "PLUS", "PLUS (also =)"),
+    ("o", "press", "OK", "OK (also Enter)"),
+    ("u", "press", "UNDO", "UNDO"),
+    ("m", "long", "OK", "the menu (OK held)"),
+    ("c", "deal", "", "deal the next card"),
+)
+KEY_ALIASES = {"=": "+", "\r": "o", "\n": "o", "Enter": "o"}
+CASINO_KEYS = (
+    ("Space", "new round with the same bets"),
+    ("0-9", "type the bet, Enter places it"),
+    ("Esc", "leave the table (the session is kept in the history)"),
+)
+
+
+def key_action(key):
+    """(action, argument) for a key of KEYS (aliases and capitals = long press), or None."""
+    key = KEY_ALIASES.get(key, key)
+    long_ = False
+    if len(key) == 1 and key.isupper():
+        key = key.lower()
+        long_ = True
+    for k, action, arg, _ in KEYS:
+        if k == key:
+            if long_ and action == "press":
+                return ("long", arg)
+            return (action, arg)
+    return None
+
+
+def panel_levels(p):
+    """What the panel lights: rows of 0/1 (height x 128) from a Panel, honouring display
+    off, entire-display-on, inversion, the start line and segment / COM remapping."""
+    rows = []
+    if not p.powered or not p.on:
+        return [[0] * 128 for _ in range(p.height)]
+    if p.entire_on:
+        return [[1] * 128 for _ in range(p.height)]
+    ram = p.ram
+    inv = 1 if p.inverse else 0
+    for y in range(p.height):
+        # COM scan: C8 (com_flip) scans COM63..0, the usual upright mounting; without it the
+        # picture is upside down. Start line shifts which RAM row a COM line shows.
+        ry = y if p.com_flip else p.height - 1 - y
+        ry = (ry + p.start_line) % 64
+        page = (ry >> 3) * 128
+        bit = 1 << (ry & 7)
+        row = []
+        for x in range(128):
+            rx = x if p.seg_remap else 127 - x
+            row.append((1 if ram[page + rx] & bit else 0) ^ inv)
+        rows.append(row)
+    return rows
+
+
+class Panel:
+    """A snapshot of one SSD1306 model: display memory and the state that decides what the
+    panel lights."""
+    __slots__ = ("ram", "on", "inverse", "entire_on", "contrast", "start_line", "seg_remap",
+                 "com_flip", "height", "powered", "version")
+
+    def __init__(self, d=None, powered=True, version=0):
+        self.powered = powered and d is not None
+        self.version = version
+        if d is None:
+            self.ram = bytes(1024)
+            self.on = self.inverse = self.entire_on = False
+            self.seg_remap = self.com_flip = True
+            self.contrast = 0
+            self.start_line = 0
+            self.height = 64
+            return
+        self.ram = bytes(d.ram)
+        self.on = d.on
+        self.inverse = d.inverse
+        self.entire_on = d.entire_on
+        self.contrast = d.contrast
+        self.start_line = d.start_line
+        self.seg_remap = d.seg_remap
+        self.com_flip = d.com_flip
+        self.height = d.height
+
+    def key(self):
+        return (self.ram, self.on, self.inverse, self.entire_on, self.contrast,
+                self.start_line, self.seg_remap, self.com_flip, self.height, self.powered)
+
+    def as_json(self):
+        return {"ram": base64.b64encode(self.ram).decode(), "on": self.on,
+                "inverse": self.inverse, "entire_on": self.entire_on,
+                "contrast": self.contrast, "start_line": self.start_line,
+                "seg_remap": self.seg_remap, "com_flip": self.com_flip,
+                "height": self.height, "powered": self.powered, "version": self.version}
+
+
+def card_tag(code, copy):
+    """The NTAG213 sticker of one physical card (copy k of a card in a multi-pack shoe)."""
+    return ntag213.text_tag(card_name(code), n=code + 52 * copy, lock_tlv=(code % 4 == 0))
+
+
+class LiveTable:
+    def __init__(self, flash, seats=4, preset="table", heap="192k", speed=1.0, seed=None,
+                 auto_deal=False, banker=0, fresh=True, on_change=None):
+        self.flash = flash
+        self.seats = seats
+        self.preset = preset
+        self.casino = preset == "casino"
+        self.heap = heap
+        self.speed = speed
+        self.rng = random.Random(seed)
+        self.auto_deal = auto_deal
+        self.on_change = on_change or (lambda kind: None)
+        if fresh:
+            S.fresh_flash(flash, S.settings_text(preset, seats, banker))
+        self.labels = ["Seat %d" % (i + 1) for i in range(min(seats, 8))] + [
+            "Dealer" if self.casino else "Banker"]
+        self.indices = list(range(min(seats, 8))) + [8]
+        self.panels = {i: Panel() for i in self.indices}
+        self.log = collections.deque(maxlen=LOG_KEEP)
+        self.log_seq = 0                 # serial lines seen so far (the deque keeps the last)
+        self.deal_lines = []             # the current deal's accepted events, as the
+        self.last_deal_lines = []        # firmware said them (face-down cards unnamed)
+        self.ledger = None
+        self.powered = False
+        self.boots = 0
+        self.note = ""                   # the dealer's last action, for the page
+        self.prompt = ""
+        self.lock = threading.Lock()
+        self.actions = collections.deque()
+        self.wake = threading.Event()
+        self.closed = False
+        self.thread = None
+        self.world = None
+        self.proc = None
+        self.bridge = None
+        self.steps = []                  # [(sim ms, fn)] sorted: button releases, tags
+        self.down = {}                   # button -> sim ms pressed
+        self.engine = None               # the journal replayed: the dealer's shoe
+        self.jlines = []
+        self.copies = {}
+        self.last_tag = None
+        self.pending_deal = False
+        self.acked = 0
+        self.tx = {}                     # display -> bus transactions when last looked
+
+    # ------------------------------------------------------------------ outside API
+    def start(self):
+        self.powered = True
+        self.thread = threading.Thread(target=self._run, name="livetable", daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.closed = True
+        self.do(lambda: self._cut("closed"))
+        self.wake.set()
+        if self.thread is not None:
+            self.thread.join(10)
+
+    def do(self, fn):
+        """Run fn() in the VM's thread at its next device request (or now, when off)."""
+        with self.lock:
+            self.actions.append(fn)
+        self.wake.set()
+
+    def sync(self, timeout=10):
+        """Wait until every action asked for so far has run (tests, the terminal)."""
+        done = threading.Event()
+        self.do(done.set)
+        return done.wait(timeout)
+
+    def command(self, name, arg=""):
+        """The page's and the terminal's actions by name (see KEYS and the page's controls).
+        Returns None or a one-line reason it cannot be done."""
+        if name in ("press", "long", "down", "up"):
+            if arg not in BUTTONS:
+                return "no button %r (buttons: %s)" % (arg, " ".join(BUTTONS))
+            if name == "press":
+                self.do(lambda: self._press(arg, HOLD_MS))
+            elif name == "long":
+                self.do(lambda: self._press(arg, LONG_MS))
+            elif name == "down":
+                self.do(lambda: self._down(arg))
+            else:
+                self.do(lambda: self._up(arg))
+            return None
+        if name == "deal":
+            if arg:
+                code = parse_card(arg)
+                if code < 0:
+                    return "no card %r: write it as AS, 10H, QD" % arg
+                self.do(lambda: self._deal(code))
+            else:
+                self.do(lambda: self._deal(None))
+            return None
+        if name == "anomaly":
+            if arg not in ("again", "two", "fast"):
+                return "anomalies: again, two, fast"
+            self.do(lambda: self._anomaly(arg))
+            return None
+        if name == "line":
+            line = arg.strip()
+            if line:
+                self.do(lambda: self._line(line))
+            return None
+        if name == "plug":
+            self.do(lambda: self._cut("the plug was pulled"))
+            return None
+        if name == "power":
+            self.do(self._power_on)
+            return None
+        if name == "auto":
+            self.auto_deal = arg in ("1", "on", "true")
+            self.note = "the dealer deals by himself" if self.auto_deal else \
+                "you deal: 'deal the next card' or pick one"
+            self.on_change("shoe")
+            return None
+        if name == "same":
+            self.do(self._same_bets)
+            return None
+        if name == "bet":
+            if not arg.isdigit():
+                return "a bet is a whole number"
+            self.do(lambda: self._bet(int(arg)))
+            return None
+        if name == "leave":
+            self.do(lambda: self._line("new"))
+            return None
+        return "no action %r" % name
+
+    def shoe(self):
+        """What the dealer sees: cards left in the top layer (code -> copies), cards left in
+        the shoe, whether a card is due."""
+        e = self.engine
+        top = {}
+        left = 0
+        due = False
+        if e is not None:
+            for i in range(e.copies):
+                if e.top_count and e.loc[i] == e.top_layer:
+                    top[i % 52] = top.get(i % 52, 0) + 1
+            left = e.top_count
+            due = e.card_due() and not e.finished()
+        return {"top": top, "left": left, "due": due, "auto": self.auto_deal,
+                "note": self.note, "pending": self.pending_deal}
+
+    def state(self):
+        """Everything the page shows, as JSON-ready data."""
+        return {"labels": self.labels, "indices": self.indices,
+                "panels": {str(i): p.as_json() for i, p in self.panels.items()},
+                "log": self.log_since(0)[0], "log_seq": self.log_seq,
+                "deal": self.deal_lines or self.last_deal_lines, "ledger": self.ledger,
+                "shoe": self.shoe(), "powered": self.powered, "boots": self.boots,
+                "prompt": self.prompt, "preset": self.preset, "seats": self.seats,
+                "casino": self.casino}
+
+    # ------------------------------------------------------------------ VM thread
+    def _run(self):
+        while not self.closed:
+            if self.powered:
+                self._boot_and_serve()
+                continue
+            self.wake.wait(0.5)
+            self.wake.clear()
+            self._run_actions()
+        self._run_actions()
+
+    def _boot_and_serve(self):
+        self.world = w = sim.build(n_displays=9)
+        self.bridge = hwbridge.Bridge(w)
+        self.steps = []
+        self.down = {}
+        self.pending_deal = False
+        self.boots += 1
+        self.proc = proc = hwbridge.start(S.VM_MAIN, self.heap, cwd=self.flash)
+        t0 = [time.monotonic()]
+        last = [0.0]
+
+        def on_request():
+            now = w.clock.ms()
+            if self.actions:
+                self._run_actions()
+            while self.steps and self.steps[0][0] <= now:
+                self.steps.pop(0)[1]()
+            if now - last[0] >= 2 or now < last[0]:
+                last[0] = now
+                self._watch()
+                if self.auto_deal and not self.pending_deal and self.powered:
+                    e = self.engine
+                    if e is not None and e.card_due() and not e.finished():
+                        self._deal(None)
+                if self.speed > 0:
+                    ahead = now / 1000 / self.speed - (time.monotonic() - t0[0])
+                    if ahead > 0.004:
+                        time.sleep(min(ahead, 0.05))
+                    elif ahead < -0.5:
+                        t0[0] = time.monotonic() - now / 1000 / self.speed  # catch up, no burst
+
+        self._say("# power on: the firmware boots from its flash (%s)"
+                  % os.path.relpath(self.flash, ROOT))
+        hwbridge.pump(proc, self.bridge, self._output, on_request)
+        self.proc = None
+        if self.powered:                 # the VM stopped by itself ('halt' or a crash)
+            self.powered = False
+            self._say("# the firmware stopped (exit status %s): power on to boot it again"
+                      % proc.returncode)
+        self._watch()
+        self.on_change("power")
+
+    def _run_actions(self):
+        while True:
+            with self.lock:
+                if not self.actions:
+                    return
+                fn = self.actions.popleft()
+            fn()
+
+    def _say(self, line):
+        with self.lock:
+            self.log.append(line)
+            self.log_seq += 1
+        self.on_change("log")
+
+    def log_since(self, seq):
+        """(serial lines after the seq-th, the current seq) for another thread."""
+        with self.lock:
+            new = min(self.log_seq - seq, len(self.log))
+            lines = list(self.log)[len(self.log) - new:] if new > 0 else []
+            return lines, self.log_seq
+
+    def _output(self, line):
+        self._say(line)
+        if line.startswith("> "):
+            self.prompt = line[2:]
+        m = S.ACK.match(line)
+        if m:
+            n = int(m.group(1) or m.group(2) or m.group(3))
+            self.acked = n
+            self._sync_journal()
+            if line.startswith("#") or "undo" in line:
+                self._rebuild_deal_lines()
+            else:
+                self.deal_lines.append(line)
+            self.pending_deal = False
+            self.on_change("shoe")
+        elif line.startswith("# deal ") and (" over" in line or " void" in line):
+            self.deal_lines.append(line)
+            self.last_deal_lines = self.deal_lines
+            self.deal_lines = []
+        elif line.startswith("# session over"):
+            self.last_deal_lines = self.deal_lines or self.last_deal_lines
+            self.deal_lines = []
+        elif line.startswith("!") and self.pending_deal:
+            self.pending_deal = False
+            self.on_change("shoe")
+        return True
+
+    def _rebuild_deal_lines(self):
+        """After a resume or an UNDO: the deal's events so far, said as the firmware says
+        them (never naming a face-down card: the journal does, so it is not shown)."""
+        e = self.engine
+        self.deal_lines = []
+        if e is not None and e.in_deal():
+            self.deal_lines = ["# deal %d in progress: %d events so far (resumed)"
+                               % (e.deals + 1, self._deal_event_count())]
+
+    def _deal_event_count(self):
+        n = 0
+        for ln in reversed(self.jlines):
+            w = strip(ln)
+            if w[0] in ("rules", "seats", "banker", "packs"):
+                break
+            n += 1
+        return min(n, self.acked)
+
+    def _sync_journal(self):
+        """Replay the journal into the dealer's engine and the ledger (the replayer)."""
+        path = os.path.join(self.flash, "journal.txt")
+        if not os.path.exists(path):
+            files = S.history_files(self.flash)
+            path = files[-1] if files else None
+        if path is None:
+            return
+        with open(path) as f:
+            lines = [ln for ln in f.read().splitlines() if strip(ln)]
+        if lines[:len(self.jlines)] != self.jlines or self.engine is None:
+            head = [ln for ln in lines if strip(ln)[0] in ("rules", "seats", "banker", "packs")]
+            try:
+                self.engine = S.shadow(head, [], 0)
+            except Exception:
+                return
+            self.jlines = list(head)
+        for ln in lines[len(self.jlines):]:
+            ev = parse_event(strip(ln))
+            if self.engine.apply(*ev) is None:
+                self.jlines.append(ln)
+        try:
+            led = S.ledger(path)
+            # a deal in progress lists its hands' cards: only finished deals are shown
+            led["deals"] = [d for d in led["deals"] if "net" in d]
+            for d in led["deals"]:
+                d.pop("hands", None)
+                d.pop("banker_hand", None)
+            self.ledger = led
+        except Exception as x:       # a torn journal is the firmware's to repair
+            self.ledger = {"error": str(x)}
+        self.on_change("ledger")
+
+    def _watch(self):
+        changed = False
+        w = self.world
+        for i in self.indices:
+            d = w.displays[i] if w is not None else None
+            tx = (d.stats.transactions, self.powered, id(w), d.on, d.inverse, d.entire_on,
+                  d.contrast, d.start_line, d.seg_remap, d.com_flip) if d is not None else None
+            if tx is not None and self.tx.get(i) == tx:
+                continue                 # no bus traffic to it: nothing can have changed
+            self.tx[i] = tx
+            p = Panel(d, self.powered)
+            old = self.panels.get(i)
+            if old is None or old.key() != p.key():
+                p.version = (old.version + 1) if old else 1
+                self.panels[i] = p
+                changed = True
+        if changed:
+            self.on_change("panels")
+
+    # --- buttons
+    def _now(self):
+        return self.world.clock.ms() if self.world is not None else 0
+
+    def _at(self, t, fn):
+        self.steps.append((t, fn))
+        self.steps.sort(key=lambda s: s[0])
+
+    def _press(self, name, hold):
+        if not self._alive():
+            return
+        i = BUTTONS.index(name)
+        t = max([self._now()] + [s[0] for s in self.steps])
+        btn = self.world.buttons[i]
+        self._at(t, btn.press)
+        self._at(t + hold, btn.release)
+
+    def _down(self, name):
+        if not self._alive():
+            return
+        self.world.buttons[BUTTONS.index(name)].press()
+        self.down[name] = self._now()
+
+    def _up(self, name):
+        if not self._alive() or name not in self.down:
+            return
+        btn = self.world.buttons[BUTTONS.index(name)]
+        self._at(max(self._now(), self.down.pop(name) + HOLD_MS), btn.release)
+
+    def _alive(self):
+        if self.proc is None or not self.powered:
+            self.note = "the shoe has no power: 'power on' first"
+            self.on_change("shoe")
+            return False
+        return True
+
+    def _line(self, line):
+        if not self._alive():
+            return
+        self._say("< " + line)
+        self.bridge.push_line(line)
+
+    # --- the dealer
+    def _tag(self, code):
+        k = self.copies.get(code, 0)
+        self.copies[code] = k + 1
+        packs = self.engine.copies // 52 if self.engine is not None else 1
+        return card_tag(code, k % max(2, packs))
+
+    def _put(self, tag, dwell=DWELL_MS):
+        pn = self.world.pn532
+        pn.put(tag)
+        self._at(self._now() + dwell, lambda: pn.remove(tag))
+
+    def _deal(self, code):
+        if not self._alive():
+            return
+        if code is None:
+            e = self.engine
+            if e is None:
+                self.note = "the table is not ready for cards yet"
+                self.on_change("shoe")
+                return
+            code = autoplay.Autoplayer(e, seed=self.rng.randrange(1 << 30)).draw()
+            if code < 0:
+                self.note = "the shoe is empty here: the table wants a shuffle or a void"
+                self.on_change("shoe")
+                return
+            self.note = "dealt the next card from the shoe"
+        else:
+            self.note = "dealt %s (you picked it)" % card_name(code)
+        tag = self._tag(code)
+        self._put(tag)
+        self.last_tag = tag
+        self.pending_deal = True
+        self.on_change("shoe")
+
+    def _anomaly(self, kind):
+        if not self._alive():
+            return
+        if kind == "again":
+            if self.last_tag is None:
+                self.note = "no card has passed the reader yet"
+            else:
+                self._put(self.last_tag)
+                self.note = "the last card's tag went past the reader again"
+        elif kind == "two":
+            e = self.engine
+            codes = []
+            ap = autoplay.Autoplayer(e, seed=self.rng.randrange(1 << 30)) if e else None
+            for _ in range(2):
+                c = ap.draw() if ap else -1
+                codes.append(c if c >= 0 else self.rng.randrange(52))
+            if codes[0] == codes[1]:
+                codes[1] = (codes[1] + 1) % 52
+            for c in codes:
+                self._put(self._tag(c))
+            self.note = "two cards slid into the field together"
+        else:
+            code = autoplay.Autoplayer(self.engine, seed=self.rng.randrange(1 << 30)).draw() \
+                if self.engine is not None else -1
+            tag = self._tag(code if code >= 0 else self.rng.randrange(52))
+            # gone after the first exchange with it: detected, never read
+            self.world.pn532.fault_tag_leaves_after(tag, 0)
+            self._put(tag)
+            self.note = "a card was pulled through too fast to be read"
+        self.on_change("shoe")
+
+    # --- casino keys
+    def _same_bets(self):
+        """Space in casino: the last round's stakes again, as serial lines."""
+        e = self.engine
+        if e is None or not self.casino:
+            self.note = "same bets: only in casino"
+            self.on_change("shoe")
+            return
+        stakes = self._last_stakes()
+        if not stakes:
+            self.note = "no earlier round to repeat: type the bets"
+            self.on_change("shoe")
+            return
+        for seat, amount in stakes:
+            self._line("stake %d %d" % (seat, amount))
+
+    def _last_stakes(self):
+        out = []
+        for ln in reversed(self.jlines):
+            w = strip(ln)
+            ev = parse_event(w)
+            if ev[0] == E.EV_STAKE:
+                out.append((ev[1], ev[2]))
+            elif out:
+                break
+        return list(reversed(out))
+
+    def _bet(self, amount):
+        e = self.engine
+        seat = e.next_stake_seat() if e is not None else 0
+        if not seat:
+            self.note = "no stake is due now"
+            self.on_change("shoe")
+            return
+        self._line("stake %d %d" % (seat, amount))
+
+    # --- power
+    def _cut(self, why):
+        if self.proc is None:
+            return
+        self.powered = False
+        self._say("# %s: the firmware stops where it is; its flash is kept" % why)
+        self.proc.kill()
+        self._watch()
+
+    def _power_on(self):
+        if self.powered:
+            self.note = "the shoe is already on"
+            self.on_change("shoe")
+            return
+        self.powered = True
+        self.note = ""
+        self.on_change("power")
+
+
+# --------------------------------------------------------------------------- terminal
+HALF = (" ", "\u2580", "\u2584", "\u2588")           # top pixel, bottom pixel
+BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))   # [dy][dx]
+
+
+def panel_halfblocks(p):
+    """A panel as height/2 lines of 128 characters: two pixel rows per character."""
+    rows = panel_levels(p)
+    out = []
+    for y in range(0, len(rows), 2):
+        top, bot = rows[y], rows[y + 1]
+        out.append("".join(HALF[top[x] | (bot[x] << 1)] for x in range(128)))
+    return out
+
+
+def panel_braille(p):
+    """A panel as height/4 lines of 64 Braille characters: 2 x 4 pixels per character."""
+    rows = panel_levels(p)
+    out = []
+    for y in range(0, len(rows), 4):
+        line = []
+        for x in range(0, 128, 2):
+            v = 0
+            for dy in range(4):
+                r = rows[y + dy]
+                if r[x]:
+                    v |= BRAILLE_BITS[dy][0]
+                if r[x + 1]:
+                    v |= BRAILLE_BITS[dy][1]
+            line.append(chr(0x2800 + v))
+        out.append("".join(line))
+    return out
+
+
+def text_of(p):
+    """The panel's lines of text (decoded with the firmware's font) as the panel lights
+    them: a dark panel has none."""
+    from font5x7 import FONT
+    from boards.simdev.ssd1306 import SSD1306
+    rows = panel_levels(p)
+    d = SSD1306(128, p.height)
+    for y in range(len(rows)):
+        bit = 1 << (y & 7)
+        base = (y >> 3) * 128
+        for x in range(128):
+            if rows[y][x]:
+                d.ram[base + x] |= bit
+    return d.text_rows(FONT)[0]
+
+
+# (name, characters wide, lines per 64-pixel panel, renderer)
+VIEWS = (("pixels", 128, 32, panel_halfblocks), ("braille", 64, 16, panel_braille),
+         ("text", 21, 8, None))
+
+
+def terminal_view(n_panels, cols, rows, log_room=6):
+    """The densest view whose tiles fit the terminal: (name, panels per row, width, lines,
+    renderer)."""
+    for name, w, h, fn in VIEWS:
+        per_row = min(3, cols // (w + 3))
+        if per_row < 1:
+            continue
+        grid = -(-n_panels // per_row)
+        if grid * (h + 2) + log_room + 3 <= rows or name == "text":
+            return name, per_row, w, h, fn
+    return VIEWS[-1][0], 1, 21, 8, None
+
+
+def render_terminal(table, cols, rows, line=None, keys_hint=True):
+    """The terminal's screen as lines: the displays (pixel-true when the terminal has room,
+    else their text), a status line, the log's last lines and the input line."""
+    labels = table.labels
+    idx = table.indices
+    name, per_row, w, h, fn = terminal_view(len(idx), cols, rows)
+    out = []
+    for r in range(0, len(idx), per_row):
+        group = idx[r:r + per_row]
+        out.append(" ".join(("+" + labels[idx.index(i)].center(w, "-") + "+") for i in group))
+        bodies = []
+        for i in group:
+            p = table.panels[i]
+            body = fn(p) if fn else [t.ljust(21)[:21] for t in text_of(p)]
+            body = (body + [" " * w] * h)[:h]
+            bodies.append(body)
+        for k in range(h):
+            out.append(" ".join("|" + b[k] + "|" for b in bodies))
+        out.append(" ".join("+" + "-" * w + "+" for _ in group))
+    shoe = table.shoe()
+    status = "power %s | %s | shoe %d left%s | %s" % (
+        "on" if table.powered else "OFF", table.prompt or "-", shoe["left"],
+        ", card due" if shoe["due"] else "", shoe["note"])
+    out.append(status[:cols])
+    room = max(1, rows - len(out) - 3)
+    out.extend(ln[:cols] for ln in table.log_since(0)[0][-room:])
+    if keys_hint:
+        k = "keys: " + " ".join("%s %s" % (k, a.split(" (")[0]) for k, _, _, a in KEYS)
+        k += " | CAPITAL long press, Enter OK, / type a line, ^P plug, ^O power on, ^C quit"
+        if table.casino:
+            k += " | Space same bets, 0-9 bet, Esc leave"
+        out.append(k[:cols])
+    if line is not None:
+        out.append(("line> " + line)[:cols])
+    return out

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""`make play`: sit at the simulated table in a web browser.
+
+    .venv/bin/python tools/play.py [--seats N] [--preset table|classic|casino] [--seed N]
+                                   [--banker S] [--port P] [--speed X] [--heap 192k]
+                                   [--flash DIR] [--keep] [--no-browser]
+
+The firmware runs on the MicroPython VM with the simulated board, as in `make sim`
+(tools/livetable.py); a page on http://127.0.0.1:PORT/ shows the nine displays pixel for
+pixel round a table, the eight buttons, the shoe (deal the next card, pick one, the
+reader anomalies a dealer can cause), the serial line, the ledger and the deal's events,
+and the plug. The page is updated over a WebSocket as the firmware draws. The port is
+chosen at run time unless --port gives one; the address is printed, and opened in a
+browser when there is a display. --keep resumes the table left in --flash last time
+(its journal) instead of starting with a fresh flash. Ctrl-C stops it.
+"""
+import argparse
+import asyncio
+import json
+import os
+import socket
+import sys
+import webbrowser
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import livetable as L  # noqa: E402
+
+PAGE = os.path.join(ROOT, "tools", "play_page")
+COALESCE_S = 0.03            # changes within this long go out in one message
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        sys.stderr.write("play.py: error: %s (see --help)\n" % message)
+        sys.exit(2)
+
+
+def parse_args(argv):
+    ap = _Parser(description=__doc__.split("\n\n")[0],
+                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                 epilog=__doc__.split("\n\n", 2)[2])
+    ap.add_argument("--seats", type=int, default=4, help="players (2-8; casino 1-7)")
+    ap.add_argument("--preset", default="table", choices=("table", "classic", "casino"))
+    ap.add_argument("--seed", type=int, default=None, help="the dealer's shuffle (random)")
+    ap.add_argument("--banker", type=int, default=0, help="first banker (0: the cut)")
+    ap.add_argument("--port", type=int, default=0, help="port (0: a free one)")
+    ap.add_argument("--speed", type=float, default=1.0, help="simulated seconds per second")
+    ap.add_argument("--heap", default="192k", help="the VM's -X heapsize")
+    ap.add_argument("--flash", default=os.path.join(ROOT, "out", "play", "flash"),
+                    help="the board's flash folder (journal, history, settings)")
+    ap.add_argument("--keep", action="store_true", help="resume the table left in --flash")
+    ap.add_argument("--no-browser", action="store_true", help="only print the address")
+    a = ap.parse_args(argv)
+    lo, hi = (1, 7) if a.preset == "casino" else (2, 8)
+    if not lo <= a.seats <= hi:
+        ap.error("--seats %d: %s takes %d to %d seats" % (a.seats, a.preset, lo, hi))
+    if not 0 <= a.port <= 65535:
+        ap.error("--port %d is not a port number (0-65535)" % a.port)
+    if not a.speed > 0:
+        ap.error("--speed must be more than 0")
+    if not 0 <= a.banker <= a.seats:
+        ap.error("--banker %d: a seat from 1 to %d, or 0 for the cut" % (a.banker, a.seats))
+    if a.keep and not os.path.exists(os.path.join(a.flash, "settings.txt")):
+        ap.error("--keep: no table in %s to resume" % a.flash)
+    return a
+
+
+class Server:
+    """The page and its WebSocket for one LiveTable (aiohttp)."""
+
+    def __init__(self, table):
+        self.table = table
+        self.clients = set()
+        self.loop = None
+        self.changed = None
+        self.sent_versions = {}
+        self.sent_log = 0
+
+    def notify(self, kind):
+        """LiveTable.on_change: called from the VM's thread."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.changed.set)
+
+    def app(self):
+        from aiohttp import web
+        app = web.Application()
+        app.router.add_get("/", self.index)
+        app.router.add_get("/ws", self.websocket)
+        app.router.add_get("/state", self.state)
+        app.router.add_static("/static/", PAGE)
+        return app
+
+    async def index(self, request):
+        from aiohttp import web
+        return web.FileResponse(os.path.join(PAGE, "index.html"))
+
+    async def state(self, request):
+        from aiohttp import web
+        return web.json_response(self._full())
+
+    def _full(self):
+        st = self.table.state()
+        st["type"] = "full"
+        st["keys"] = [[k, a, arg, what] for k, a, arg, what in L.KEYS]
+        st["casino_keys"] = [list(k) for k in L.CASINO_KEYS]
+        st["cards"] = [L.card_name(c) for c in range(52)]
+        return st
+
+    async def websocket(self, request):
+        from aiohttp import WSMsgType, web
+        ws = web.WebSocketResponse(heartbeat=20)
+        await ws.prepare(request)
+        self.clients.add(ws)
+        try:
+            await ws.send_str(json.dumps(self._full()))
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    m = json.loads(msg.data)
+                    why = self.table.command(str(m.get("do", "")), str(m.get("arg", "")))
+                except (ValueError, AttributeError) as x:
+                    why = "bad message: %s" % x
+                if why:
+                    await ws.send_str(json.dumps({"type": "refused", "why": why}))
+        finally:
+            self.clients.discard(ws)
+        return ws
+
+    def _delta(self):
+        t = self.table
+        panels = {}
+        for i, p in list(t.panels.items()):
+            if self.sent_versions.get(i) != p.version:
+                self.sent_versions[i] = p.version
+                panels[str(i)] = p.as_json()
+        log, seq = t.log_since(self.sent_log)
+        self.sent_log = seq
+        st = t.state()
+        return {"type": "delta", "panels": panels, "log": log, "log_seq": seq,
+                "deal": st["deal"], "ledger": st["ledger"], "shoe": st["shoe"],
+                "powered": st["powered"], "boots": st["boots"], "prompt": st["prompt"]}
+
+    async def broadcaster(self):
+        while True:
+            await self.changed.wait()
+            await asyncio.sleep(COALESCE_S)
+            self.changed.clear()
+            msg = json.dumps(self._delta())
+            for ws in list(self.clients):
+                try:
+                    await ws.send_str(msg)
+                except (ConnectionError, RuntimeError):
+                    self.clients.discard(ws)
+
+    async def serve(self, port=0, ready=None):
+        """Serve until cancelled; ready(url) once the socket listens."""
+        from aiohttp import web
+        self.loop = asyncio.get_running_loop()
+        self.changed = asyncio.Event()
+        self.sent_versions = {i: p.version for i, p in self.table.panels.items()}
+        self.sent_log = self.table.log_seq
+        runner = web.AppRunner(self.app(), access_log=None)
+        await runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        site = web.SockSite(runner, sock)
+        await site.start()
+        url = "http://127.0.0.1:%d/" % sock.getsockname()[1]
+        task = asyncio.ensure_future(self.broadcaster())
+        try:
+            if ready:
+                ready(url)
+            await asyncio.Event().wait()
+        finally:
+            task.cancel()
+            for ws in list(self.clients):
+                await ws.close()
+            await runner.cleanup()
+
+
+def has_display():
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(argv):
+    a = parse_args(argv)
+    table = L.LiveTable(a.flash, seats=a.seats, preset=a.preset, heap=a.heap, speed=a.speed,
+                        seed=a.seed, banker=a.banker, fresh=not a.keep)
+    server = Server(table)
+    table.on_change = server.notify
+
+    def ready(url):
+        print("play: the table is at %s (Ctrl-C stops it); flash in %s"
+              % (url, os.path.relpath(a.flash, ROOT)), flush=True)
+        if not a.no_browser and has_display():
+            webbrowser.open(url)
+
+    table.start()
+    try:
+        asyncio.run(server.serve(a.port, ready))
+    except KeyboardInterrupt:
+        pass
+    except OSError as x:
+        print("play.py: error: cannot listen on 127.0.0.1:%d: %s" % (a.port, x.strerror),
+              file=sys.stderr)
+        table.close()
+        return 1
+    table.close()
+    print("play: stopped; the journal is kept in %s" % os.path.relpath(a.flash, ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
