@@ -41,6 +41,7 @@ from transcript import parse_event, strip  # noqa: E402
 BUTTONS = sim.BUTTONS
 HOLD_MS = 120            # a click or a key is held at least this long (debounce is 50 ms)
 LONG_MS = 1000           # a long press (the firmware's long_ms is 800)
+AUTO_WAIT_MS = 400       # the dealer who deals by himself waits this long for a card
 DWELL_MS = 250           # a dealt card's tag stays this long in the reader's field
 LOG_KEEP = 2000          # serial lines kept for the page and the terminal
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -58,6 +59,7 @@ KEYS = (
     ("u", "press", "UNDO", "UNDO"),
     ("m", "long", "OK", "the menu (OK held)"),
     ("c", "deal", "", "deal the next card"),
+    ("a", "auto", "", "the dealer deals by himself: on / off"),
 )
 KEY_ALIASES = {"=": "+", "\r": "o", "\n": "o", "Enter": "o"}
 CASINO_KEYS = (
@@ -193,6 +195,7 @@ class LiveTable:
         self.copies = {}
         self.last_tag = None
         self.pending_deal = False
+        self.due_since = None
         self.acked = 0
         self.tx = {}                     # display -> bus transactions when last looked
 
@@ -252,6 +255,8 @@ class LiveTable:
             return None
         if name == "line":
             line = arg.strip()
+            if line.startswith("."):
+                return self._local(line[1:].split())
             if line:
                 self.do(lambda: self._line(line))
             return None
@@ -262,7 +267,7 @@ class LiveTable:
             self.do(self._power_on)
             return None
         if name == "auto":
-            self.auto_deal = arg in ("1", "on", "true")
+            self.auto_deal = (not self.auto_deal) if not arg else arg in ("1", "on", "true")
             self.note = "the dealer deals by himself" if self.auto_deal else \
                 "you deal: 'deal the next card' or pick one"
             self.on_change("shoe")
@@ -280,6 +285,17 @@ class LiveTable:
             return None
         return "no action %r" % name
 
+    def _local(self, words):
+        """The shoe and the plug from an input line: '.deal [CARD]', '.again', '.two',
+        '.fast', '.auto', '.plug', '.power' (the page's controls, for the terminal)."""
+        names = {"deal": "deal", "again": "anomaly", "two": "anomaly", "fast": "anomaly",
+                 "auto": "auto", "plug": "plug", "power": "power"}
+        if not words or words[0] not in names:
+            return "table commands: " + ", ".join("." + n for n in names)
+        w = words[0]
+        arg = w if names[w] == "anomaly" else (words[1] if len(words) > 1 else "")
+        return self.command(names[w], arg)
+
     def shoe(self):
         """What the dealer sees: cards left in the top layer (code -> copies), cards left in
         the shoe, whether a card is due."""
@@ -292,7 +308,7 @@ class LiveTable:
                 if e.top_count and e.loc[i] == e.top_layer:
                     top[i % 52] = top.get(i % 52, 0) + 1
             left = e.top_count
-            due = e.card_due() and not e.finished()
+            due = self._card_wanted()
         return {"top": top, "left": left, "due": due, "auto": self.auto_deal,
                 "note": self.note, "pending": self.pending_deal}
 
@@ -338,8 +354,12 @@ class LiveTable:
                 last[0] = now
                 self._watch()
                 if self.auto_deal and not self.pending_deal and self.powered:
-                    e = self.engine
-                    if e is not None and e.card_due() and not e.finished():
+                    if not self._card_wanted():
+                        self.due_since = None
+                    elif self.due_since is None:
+                        self.due_since = now
+                    elif now - self.due_since >= AUTO_WAIT_MS:
+                        self.due_since = None
                         self._deal(None)
                 if self.speed > 0:
                     ahead = now / 1000 / self.speed - (time.monotonic() - t0[0])
@@ -358,6 +378,16 @@ class LiveTable:
                       % proc.returncode)
         self._watch()
         self.on_change("power")
+
+    def _card_wanted(self):
+        """A card is due, or is what starts the next deal (table, classic)."""
+        e = self.engine
+        if e is None or e.finished():
+            return False
+        if e.card_due():
+            return True
+        return (e.phase == E.PH_IDLE and not e.casino and not e.want_shuffle
+                and not e.need_kitty)
 
     def _run_actions(self):
         while True:

@@ -13,14 +13,15 @@ the reader's field when a card is due. Every screen is shown in the terminal as 
 changes; frames go to out/frames/*.png and out/table.gif; the session's ledger ends it.
 
 --speed X: X times real time (simulated clock); 0 = as fast as possible. Default 1.
---interactive: you play. Type transcript lines ("stake 2 3", "stick 2") or button keys:
-  s STICK, t TWIST, b BUY, p SPLIT, - MINUS, + PLUS, o (or empty line) OK, u UNDO,
-  m OK held (menu), c deal the next card now; the dealer deals by itself when a card is
-  due. "q" quits.
+--interactive: you play, with the displays live above the log (tools/liveterm.py): keys
+  s STICK, t TWIST, b BUY, p SPLIT, - MINUS, + PLUS, o or Enter OK, u UNDO, m the menu,
+  c deal the next card, a the dealer deals by himself (on by default), a capital letter
+  a long press; / opens a line for transcript lines ("stake 2 3"), commands ("status") and
+  table commands (".deal QH", ".again", ".two", ".fast", ".plug", ".power"); Ctrl-P pulls
+  the plug, Ctrl-O powers on; casino: Space same bets, digits a bet, Esc leaves; q quits.
 """
 import argparse
 import os
-import select
 import sys
 import time
 
@@ -75,92 +76,13 @@ class Terminal:
             print("progress: " + self.status, flush=True)
 
 
-class InteractiveDriver(S.Driver):
-    """You decide; the dealer (this driver) deals whenever the journal says a card is due."""
-
-    def __init__(self, flash, seed=1):
-        super().__init__([], [], seed=seed)
-        self.flash = flash
-        self.jpos = 0
-        self.lines = []
-        self.engine = None
-        self.pending_card = False
-        self.quit = False
-
-    def _sync(self):
-        path = os.path.join(self.flash, "journal.txt")
-        if not os.path.exists(path):
-            return
-        with open(path) as f:
-            text = f.read()
-        lines = [ln for ln in text.splitlines() if S.strip(ln)]
-        if lines[:len(self.lines)] != self.lines or self.engine is None:
-            self.lines = []
-            head = [ln for ln in lines if S.strip(ln)[0] in ("rules", "seats", "banker", "packs")]
-            self.engine = S.shadow(head, [], 0)
-            self.lines = head
-        for ln in lines[len(self.lines):]:
-            self.engine.apply(*S.parse_event(S.strip(ln)))
-            self.lines.append(ln)
-
-    def on_output(self, line):
-        super().on_output(line)
-        print(line, flush=True)
-        if S.ACK.match(line):
-            self._sync()
-            self.pending_card = False
-            if self.in_field is not None:
-                self._remove_tag()
-
-    def deal_next(self):
-        if self.engine is None or self.pending_card:
-            return
-        code = S.autoplay.Autoplayer(self.engine, seed=self.rng.randrange(1 << 30)).draw()
-        if code < 0:
-            print("# the shoe is empty here: send 'void' or 'shuffle'")
-            return
-        self._remove_tag()
-        tag = self.tag_for(code)
-        self.world.pn532.put(tag)
-        self.in_field = tag
-        self.pending_card = True
-
-    def key(self, text):
-        keys = {"s": "STICK", "t": "TWIST", "b": "BUY", "p": "SPLIT", "-": "MINUS",
-                "+": "PLUS", "o": "OK", "": "OK", "u": "UNDO"}
-        now = self.world.clock.ms()
-        t = max(now, self.steps[-1][0] if self.steps else now)
-        if text in keys:
-            self._press(t, keys[text])
-        elif text == "m":
-            self._press(t, "OK", hold=1000)
-        elif text == "c":
-            self.deal_next()
-        elif text == "q":
-            self.quit = True
-            self.push_line("halt")
-        else:
-            self.push_line(text)
-
-    def poll(self, now):
-        while self.steps and self.steps[0][0] <= now:
-            _, fn = self.steps.pop(0)
-            fn()
-        e = self.engine
-        if e is not None and not self.pending_card and e.card_due() and not e.finished():
-            self.deal_next()
-        if sys.stdin in select.select([sys.stdin], [], [], 0)[0]:
-            line = sys.stdin.readline()
-            if not line:
-                self.key("q")
-            else:
-                self.key(line.strip())
-
-
 def main(argv):
     a = parse_args(argv)
     out = a.out
     flash = os.path.join(out, "flash")
+    if a.interactive:
+        import liveterm
+        return liveterm.run(a, flash)
     S.fresh_flash(flash, S.settings_text(a.preset, a.seats, a.banker))
     frames_dir = os.path.join(out, "frames")
     if not a.no_images:
@@ -169,14 +91,10 @@ def main(argv):
             if n.endswith(".png"):
                 os.remove(os.path.join(frames_dir, n))
     screens = S.Screens(a.seats, "Dealer" if a.preset == "casino" else "Banker")
-    if a.interactive:
-        driver = InteractiveDriver(flash, a.seed)
-        total = 0
-    else:
-        head, events = S.script_session(a.preset, a.seats, a.seed, a.banker, a.deals)
-        driver = S.Driver(head, events, seed=a.seed)
-        total = len(events)
-    term = Terminal(screens, total, quiet=a.interactive)
+    head, events = S.script_session(a.preset, a.seats, a.seed, a.banker, a.deals)
+    driver = S.Driver(head, events, seed=a.seed)
+    total = len(events)
+    term = Terminal(screens, total)
     gif = []
     t_real = time.monotonic()
     runner = S.OnVM(flash, driver, screens, heap=a.heap)
@@ -200,8 +118,7 @@ def main(argv):
             img.save(os.path.join(frames_dir, "frame_%04d.png" % k))
             gif.append(S.table_image(runner.world, screens, 1))
 
-    if not a.interactive:
-        driver.on_action = on_action
+    driver.on_action = on_action
     runner.pace = pace
     runner.on_frame = on_frame
     rc, _ = runner.run()
@@ -217,11 +134,11 @@ def main(argv):
         print("\n".join(driver.output[-15:]))
         print("sim: the firmware exited with status %d" % rc)
         return 1
-    if not a.interactive and not driver.done:
+    if not driver.done:
         print("sim: the session did not finish")
         return 1
     print()
-    if not sys.stdout.isatty() or a.interactive:
+    if not sys.stdout.isatty():
         print(screens.tiled_text())
     files = S.history_files(flash)
     path = files[-1] if files else os.path.join(flash, "journal.txt")
