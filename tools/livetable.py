@@ -296,21 +296,23 @@ class LiveTable:
         arg = w if names[w] == "anomaly" else (words[1] if len(words) > 1 else "")
         return self.command(names[w], arg)
 
-    def shoe(self):
-        """What the dealer sees: cards left in the top layer (code -> copies), cards left in
-        the shoe, whether a card is due."""
+    def top_cards(self):
+        """The dealer's shoe as the engine sees it: card code -> copies in the top layer.
+        Not sent to the page: which cards left it would tell the face-down ones."""
         e = self.engine
         top = {}
-        left = 0
-        due = False
-        if e is not None:
+        if e is not None and e.top_count:
             for i in range(e.copies):
-                if e.top_count and e.loc[i] == e.top_layer:
+                if e.loc[i] == e.top_layer:
                     top[i % 52] = top.get(i % 52, 0) + 1
-            left = e.top_count
-            due = self._card_wanted()
-        return {"top": top, "left": left, "due": due, "auto": self.auto_deal,
-                "note": self.note, "pending": self.pending_deal}
+        return top
+
+    def shoe(self):
+        """What the page shows of the shoe: cards left in its top layer, whether a card is
+        due, the dealer's mode and last action."""
+        e = self.engine
+        return {"left": e.top_count if e is not None else 0, "due": self._card_wanted(),
+                "auto": self.auto_deal, "note": self.note, "pending": self.pending_deal}
 
     def state(self):
         """Everything the page shows, as JSON-ready data."""
@@ -577,7 +579,8 @@ class LiveTable:
                 return
             self.note = "dealt the next card from the shoe"
         else:
-            self.note = "dealt %s (you picked it)" % card_name(code)
+            # not named: the page is seen by the whole table, and the card may be face down
+            self.note = "dealt the card you picked"
         tag = self._tag(code)
         self._put(tag)
         self.last_tag = tag

@@ -153,7 +153,10 @@ def _screen_mode(table, keys):
             if dirty and now - last >= FRAME_S:
                 last = now
                 dirty = False
-                size = shutil.get_terminal_size((120, 40))
+                try:
+                    size = os.get_terminal_size(sys.stdout.fileno())
+                except OSError:
+                    size = shutil.get_terminal_size((120, 40))
                 lines = L.render_terminal(table, size.columns, size.lines, keys.line)
                 out.write("\x1b[H" + "\x1b[K\n".join(lines) + "\x1b[K\x1b[J")
                 out.flush()

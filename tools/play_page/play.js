@@ -167,6 +167,7 @@ function buildPicker() {
       b.dataset.card = name;
       b.id = "card-" + name;
       if (s === 1 || s === 2) b.classList.add("red");
+      b.title = "deal " + name + " (the firmware refuses a card that cannot be at the top of the shoe)";
       b.addEventListener("click", () => send("deal", name));
       box.appendChild(b);
     }
@@ -281,10 +282,6 @@ function showShoe(shoe) {
   $("auto").checked = shoe.auto;
   $("note").textContent = shoe.note || "";
   $("shoe-art").classList.toggle("reading", !!shoe.pending);
-  document.querySelectorAll("#picker button").forEach((b) => {
-    const code = state.cards.indexOf(b.dataset.card);
-    b.classList.toggle("gone", !shoe.top[code]);
-  });
 }
 
 function showPower(on) {

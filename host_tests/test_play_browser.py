@@ -1,0 +1,357 @@
+"""`make play` in a real browser (headless Chromium, host_tests/browser.py): a deal played by
+clicking and typing, the canvases against the SSD1306 models, the reader anomalies, the
+panel states, the plug; and nothing hidden on a seat's display before its time."""
+import asyncio
+import json
+import os
+import re
+import threading
+import time
+
+import pytest
+
+import browser
+import livetable as L
+import play
+from cards import card_name
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9TAJQK])([CDHS])(?![A-Za-z0-9])")
+WAIT_S = 30
+
+
+def wait_for(cond, what, timeout=WAIT_S):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
+class Site:
+    """A LiveTable and its page served from a thread of this process."""
+
+    def __init__(self, flash):
+        self.table = L.LiveTable(flash, seats=2, preset="table", speed=2.0, seed=11)
+        self.server = play.Server(self.table)
+        self.table.on_change = self.server.notify
+        self.url = None
+        self.loop = None
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self):
+        self.loop = asyncio.new_event_loop()
+
+        def ready(url):
+            self.url = url
+            self.ready.set()
+        self.task = self.loop.create_task(self.server.serve(0, ready))
+        try:
+            self.loop.run_until_complete(self.task)
+        except asyncio.CancelledError:
+            pass
+
+    def start(self):
+        self.table.start()
+        self.thread.start()
+        assert self.ready.wait(WAIT_S), "the page's server did not start"
+
+    def stop(self):
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.task.cancel)
+        self.thread.join(WAIT_S)
+        self.table.close()
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    site = Site(str(tmp_path_factory.mktemp("play") / "flash"))
+    site.start()
+    driver = browser.chromium(1280, 1100)
+    try:
+        driver.get(site.url)
+        page = Page(site, driver)
+        wait_for(lambda: page.js("return document.body.dataset.boots") == "1"
+                 and "Cut" in (page.table.prompt or ""), "the firmware's first prompt")
+        yield page
+    finally:
+        driver.quit()
+        site.stop()
+
+
+class Page:
+    def __init__(self, site, driver):
+        self.site = site
+        self.table = site.table
+        self.d = driver
+        self.face_down = {}       # card name -> holder ("seat N" / "banker") dealt face down
+        self.public = set()       # cards named on the serial line (face up)
+        self.revealed = set()     # holders whose face-down cards may now be shown
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
+
+    def click(self, element_id):
+        self.d.find_element("id", element_id).click()
+
+    def keys(self, text):
+        from selenium.webdriver.common.action_chains import ActionChains
+        self.d.find_element("tag name", "body")
+        ActionChains(self.d).send_keys(text).perform()
+
+    def settle(self):
+        """Wait until the firmware is idle and the page shows the server's latest state."""
+        t = self.table
+        t.sync()
+        time.sleep(0.5)               # the firmware answers within its own 250 ms
+        t.sync()
+
+        def shown():
+            seq = t.log_seq
+            vers = {str(i): p.version for i, p in t.panels.items()}
+            got = self.js("const v = {}; for (const c of document.querySelectorAll('canvas.oled'))"
+                          " v[c.id.slice(4)] = +c.dataset.version;"
+                          " return [+document.body.dataset.logSeq, v];")
+            return got[0] == seq and got[1] == vers
+        wait_for(shown, "the page to show the table's state")
+
+    def act(self, fn):
+        """Do something on the page, wait for its effect, check every canvas and what is
+        hidden; returns the serial lines it caused."""
+        seq = self.table.log_seq
+        fn()
+        self.settle()
+        lines, _ = self.table.log_since(seq)
+        self.learn(lines)
+        self.check_canvases()
+        self.check_hidden()
+        return lines
+
+    # ------------------------------------------------------------------ checks
+    def canvas_levels(self, i):
+        bits = self.js("return window.canvasBits(arguments[0])", i)
+        h = len(bits) // 128
+        return [[int(bits[y * 128 + x]) for x in range(128)] for y in range(h)]
+
+    def check_canvases(self):
+        """Each canvas lights exactly the pixels the display model's memory and state
+        light, and the snapshot it was drawn from is the model's current state."""
+        t = self.table
+        for i in t.indices:
+            snap = t.panels[i]
+            if t.world is not None and t.powered:
+                live = L.Panel(t.world.displays[i], True)
+                assert live.key() == snap.key(), "display %d changed after its snapshot" % i
+            want = L.panel_levels(snap)
+            got = self.canvas_levels(i)
+            assert got == want, "canvas %d differs from display %d's model" % (i, i)
+
+    def canvas_text(self, i):
+        rows = self.canvas_levels(i)
+        p = L.Panel()
+        ram = bytearray(1024)
+        for y, row in enumerate(rows):
+            for x, v in enumerate(row):
+                if v:
+                    ram[(y >> 3) * 128 + x] |= 1 << (y & 7)
+        p.ram = bytes(ram)
+        p.powered = p.on = True
+        p.height = len(rows)
+        p.contrast = 255
+        return L.text_of(p)
+
+    def learn(self, lines):
+        for ln in lines:
+            m = re.match(r"^(?:ok|\*) #\d+ card (\S+) ", ln)
+            if m and m.group(1) not in ("to",):
+                self.public.add(m.group(1))
+            m = re.match(r"^(?:ok|\*) #\d+ card to (seat \d+|the banker) \(face down\)", ln)
+            if m:
+                holder = m.group(1).replace("the ", "")
+                self.face_down[self.last_pick] = holder
+            if ln.startswith("# deal ") or ln.startswith("> Banker"):
+                self.revealed.add("banker")
+            if ln.startswith("# deal "):
+                self.revealed.update("seat %d" % s for s in range(1, 9))
+
+    def check_hidden(self):
+        """No display shows a face-down card before its time: a seat's display only its own,
+        no display the banker's before his turn; no other part of the page names one."""
+        t = self.table
+        for k, i in enumerate(t.indices):
+            viewer = "banker" if i == 8 else "seat %d" % (i + 1)
+            text = " ".join(self.canvas_text(i))
+            for rank, suit in CARD.findall(text):
+                name = card_name_of(rank, suit)
+                holder = self.face_down.get(name)
+                if holder is None or name in self.public or holder in self.revealed:
+                    continue
+                assert holder == viewer and holder != "banker", (
+                    "%s's display shows %s, dealt face down to %s: %r"
+                    % (t.labels[k], name, holder, text))
+        # the card picker looks the same for every card: it does not tell what was dealt
+        looks = self.js("return Array.from(document.querySelectorAll('#picker button'),"
+                        " (b) => b.className.replace('red', '') + b.disabled)")
+        assert len(looks) == 52 and len(set(looks)) == 1, set(looks)
+        shown = self.js("return ['log', 'events', 'prompt', 'ledger', 'note'].map("
+                        "(id) => document.getElementById(id).innerText).join('\\n')")
+        # nor does what the server sends the page (all but the display memory)
+        sent = self.site.server._full()
+        for k in ("panels", "cards", "keys", "casino_keys"):
+            sent.pop(k)
+        shown += "\n" + json.dumps(sent)
+        for name, holder in self.face_down.items():
+            if name in self.public or holder in self.revealed:
+                continue
+            assert not re.search(r"(?<![0-9A-Z])%s(?![A-Za-z0-9])" % name, shown), (
+                "the page names %s, dealt face down to %s" % (name, holder))
+
+    # ------------------------------------------------------------------ moves
+    def pick(self):
+        """A card from the top of the shoe (as the picker shows it), by its button."""
+        top = self.table.top_cards()
+        code = sorted(top)[len(self.face_down) * 7 % len(top)]
+        self.last_pick = card_name(code)
+        return "card-" + self.last_pick
+
+
+def card_name_of(rank, suit):
+    return ("T" if rank == "10" else rank) + suit
+
+
+def test_a_deal_played_by_clicking_and_typing(page):
+    t = page.table
+    # the cut: the shoe's button, one card a seat (ties cut again)
+    for _ in range(10):
+        if not t.prompt.startswith("Cut"):
+            break
+        page.act(lambda: page.click("deal"))
+    assert t.prompt.startswith("Shuffle"), t.prompt
+    lines = page.act(lambda: page.keys("\ue007"))          # Enter: OK, "shuffled"
+    assert any(re.match(r"^\* #\d+ shuffle", ln) for ln in lines), lines
+    staked = twisted = False
+    shot = False
+    for _ in range(60):
+        p = t.prompt
+        if p.startswith("Deal to") or t.shoe()["due"] and not p.startswith("Banker"):
+            lines = page.act(lambda: page.click(page.pick()))
+            assert any(" card " in ln for ln in lines), (p, lines)
+        elif "to stake" in p:
+            page.act(lambda: page.keys("+"))                   # the stake entry: min + 1
+            lines = page.act(lambda: page.keys("\ue007"))
+            assert any(re.match(r"^\* #\d+ stake \d \d+$", ln) for ln in lines), lines
+            staked = True
+        elif "to play" in p:
+            if not shot:
+                os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
+                page.d.save_screenshot(os.path.join(ROOT, "out", "play.png"))
+                shot = True
+            if not twisted and "TWIST" in p:
+                lines = page.act(lambda: page.keys("t"))
+                assert any(re.search(r"^\* #\d+ twist \d", ln) for ln in lines), lines
+                twisted = True
+            else:
+                seat = int(re.search(r"Seat (\d)", p).group(1))
+                lines = page.act(lambda: type_line(page, "stick %d" % seat))
+                if any(ln.startswith("error:") for ln in lines):
+                    twisted = False
+        elif p.startswith("Banker"):
+            lines = page.act(lambda: page.click("btn-STICK"))
+            if any(ln.startswith("!") for ln in lines):
+                page.act(lambda: page.click(page.pick()))
+        elif p.startswith("Shuffle"):
+            page.act(lambda: page.keys("\ue007"))
+        if any(ln.startswith("# deal 1 over") for ln in t.log_since(0)[0]):
+            break
+    log = t.log_since(0)[0]
+    assert any(ln.startswith("# deal 1 over") for ln in log), log[-10:]
+    assert staked and shot and page.face_down, (staked, shot, page.face_down)
+    # the deal's events and the ledger are on the page
+    events = page.js("return document.getElementById('events').innerText")
+    assert "deal 1 over" in events
+    led = page.js("return document.getElementById('ledger').innerText")
+    assert "balance" in led and re.search(r"\n1 B\d", led), led
+    assert sum(t.ledger["balances"].values()) + t.ledger["kitty"] == 0
+
+
+def type_line(page, line):
+    page.click("line")
+    box = page.d.find_element("id", "line")
+    box.send_keys(line + "\n")
+
+
+def test_serial_line_answers_commands(page):
+    lines = page.act(lambda: type_line(page, "status"))
+    assert lines[0] == "< status"
+    assert any(ln.startswith("ok status:") for ln in lines), lines
+    shown = page.js("return document.getElementById('log').innerText")
+    assert "ok status:" in shown
+
+
+def test_reader_anomalies_from_the_page(page):
+    t = page.table
+    n = len(t.jlines)
+    lines = page.act(lambda: page.click_anomaly("two"))
+    assert any(ln.startswith("! reader two-tags") for ln in lines), lines
+    lines = page.act(lambda: page.click_anomaly("fast"))
+    assert any(ln.startswith("! reader unread") for ln in lines), lines
+    lines = page.act(lambda: page.click_anomaly("again"))
+    assert not any(re.match(r"^\* #", ln) for ln in lines), lines
+    assert len(t.jlines) == n                # nothing was accepted from any of them
+    assert "again" in page.js("return document.getElementById('note').innerText")
+
+
+def _click_anomaly(self, kind):
+    self.d.find_element("css selector", "[data-anomaly=%s]" % kind).click()
+
+
+Page.click_anomaly = _click_anomaly
+
+
+def test_canvas_follows_inversion_contrast_and_display_off(page):
+    t = page.table
+    i = 8
+
+    def set_state(**kw):
+        d = t.world.displays[i]
+        t.do(lambda: [setattr(d, k, v) for k, v in kw.items()])
+    colour = ("const c = document.getElementById('oled8').getContext('2d');"
+              " const d = c.getImageData(0, 0, 128, 64).data; let m = 0;"
+              " for (let n = 0; n < d.length; n += 4) m = Math.max(m, d[n + 2]); return m;")
+    bright = page.js(colour)
+    page.act(lambda: set_state(inverse=True, contrast=0x10))
+    assert t.panels[i].inverse
+    lit = sum(map(sum, page.canvas_levels(i)))
+    assert lit > 128 * 64 // 2               # inverted: mostly lit
+    dim = page.js(colour)
+    assert dim < bright                       # a low contrast lights pixels less
+    page.act(lambda: set_state(on=False))
+    assert sum(map(sum, page.canvas_levels(i))) == 0
+    page.act(lambda: set_state(on=True, inverse=False, contrast=0xCF))
+    assert sum(map(sum, page.canvas_levels(i))) < 128 * 64 // 2
+
+
+def test_pull_the_plug_and_power_on_resume_the_same_table(page):
+    t = page.table
+    before = {i: page.canvas_text(i) for i in t.indices}
+    events = sum(1 for ln in t.jlines if ln.split()[0] not in ("rules", "seats", "banker", "packs"))
+    assert page.js("return document.getElementById('poweron').disabled")
+    page.act(lambda: page.click("plug"))
+    assert not t.powered
+    assert page.js("return document.body.dataset.powered") == "0"
+    for i in t.indices:
+        assert sum(map(sum, page.canvas_levels(i))) == 0, "display %d still lit" % i
+    seq = t.log_seq
+    page.click("poweron")
+    wait_for(lambda: any(ln.startswith("# resume #") for ln in t.log_since(seq)[0]),
+             "the firmware to resume")
+    page.settle()
+    resumed = [ln for ln in t.log_since(seq)[0] if ln.startswith("# resume #")]
+    assert resumed == ["# resume #%d" % events], resumed
+    wait_for(lambda: all(page.canvas_text(i) == before[i] for i in t.indices),
+             "the displays to show the table as before the cut")
+    page.check_canvases()
+    assert page.js("return document.body.dataset.boots") == "2"

@@ -1,0 +1,199 @@
+"""`tools/sim.py --interactive`: the displays live in the terminal (tools/liveterm.py), their
+pixels decoded back and compared with the SSD1306 models; the whole program in a pty."""
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import time
+
+import pytest
+
+import livetable as L
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WAIT_S = 30
+
+
+def wait_for(cond, what, timeout=WAIT_S):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for " + what)
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    t = L.LiveTable(str(tmp_path_factory.mktemp("term") / "flash"), seats=3, speed=2.0,
+                    seed=4)
+    t.start()
+    try:
+        wait_for(lambda: (t.prompt or "").startswith("Cut"), "the first prompt")
+        t.command("deal", "QH")
+        wait_for(lambda: "Cut: card to seat 2" in t.prompt, "the first cut card")
+        t.sync()
+        time.sleep(0.5)
+        t.sync()
+        yield t
+    finally:
+        t.close()
+
+
+def tiles(lines, label, width, height):
+    """The body lines of the tile labelled `label` in a rendered screen."""
+    for n, ln in enumerate(lines):
+        k = ln.find(label.center(width, "-"))
+        if k >= 0:                          # the body's columns are the label's
+            return [b[k:k + width] for b in lines[n + 1:n + 1 + height]]
+    raise AssertionError("no tile %r in:\n%s" % (label, "\n".join(lines)))
+
+
+def unhalf(body):
+    rows = []
+    for line in body:
+        top = [1 if ch in "\u2580\u2588" else 0 for ch in line]
+        bot = [1 if ch in "\u2584\u2588" else 0 for ch in line]
+        rows += [top, bot]
+    return rows
+
+
+def unbraille(body):
+    rows = []
+    for line in body:
+        four = [[0] * 128 for _ in range(4)]
+        for cx, ch in enumerate(line):
+            v = ord(ch) - 0x2800
+            for dy in range(4):
+                for dx in range(2):
+                    if v & L.BRAILLE_BITS[dy][dx]:
+                        four[dy][2 * cx + dx] = 1
+        rows += four
+    return rows
+
+
+def test_half_blocks_are_the_models_pixels(table):
+    lines = L.render_terminal(table, 400, 130, "")
+    assert L.terminal_view(4, 400, 130)[0] == "pixels"
+    for i, label in zip(table.indices, table.labels):
+        want = L.panel_levels(L.Panel(table.world.displays[i]))
+        got = unhalf(tiles(lines, label, 128, 32))
+        assert got == want, "%s: the half blocks differ from the model" % label
+        assert sum(map(sum, got)) > 100          # something is lit: text is on it
+    assert lines[-1] == "line> "
+
+
+def test_braille_when_smaller_and_text_when_small(table):
+    lines = L.render_terminal(table, 140, 50, None)
+    assert L.terminal_view(4, 140, 50)[0] == "braille"
+    seat1 = L.panel_levels(L.Panel(table.world.displays[0]))
+    assert unbraille(tiles(lines, "Seat 1", 64, 16)) == seat1
+    lines = L.render_terminal(table, 80, 30, None)
+    assert L.terminal_view(4, 80, 30)[0] == "text"
+    body = tiles(lines, "Banker", 21, 8)
+    assert body[0].startswith("CUT FOR BANK"), body
+    seat1 = tiles(lines, "Seat 1", 21, 8)
+    assert seat1[0].startswith("Seat 1") and "Cut for the bank" in " ".join(seat1), seat1
+    assert any("* #1 card QH cut for seat 1" in ln for ln in lines)   # the log below
+
+
+def test_keys_and_table_commands(table):
+    from liveterm import Keys
+    k = Keys(table)
+    seq = table.log_seq
+    for ch in "/status\r":
+        k.feed(ch)
+    table.sync()
+    wait_for(lambda: any(ln.startswith("ok status:") for ln in table.log_since(seq)[0]),
+             "the status answer")
+    assert k.line is None
+    k.feed("/")
+    for ch in ".nonsense\r":
+        k.feed(ch)
+    assert table.note.startswith("table commands: .deal")
+    assert L.key_action("S") == ("long", "STICK")
+    assert L.key_action("\r") == ("press", "OK")
+    assert L.key_action("m") == ("long", "OK")
+    assert L.key_action("z") is None
+
+
+def _read(fd, buf, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return buf
+            if not data:
+                return buf
+            buf += data
+    return buf
+
+
+def test_interactive_in_a_terminal(tmp_path):
+    """The program itself in a pseudo-terminal: screens, a line, the plug, quitting."""
+    import fcntl
+    import termios
+    pid, fd = pty.fork()
+    if pid == 0:
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "tools/sim.py", "--interactive",
+                                  "--seats", "2", "--seed", "3", "--speed", "2",
+                                  "--out", str(tmp_path)])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
+    buf = b""
+    try:
+        def screen():
+            return buf.decode("utf-8", "replace").split("\x1b[H")[-1].replace("\x1b[K", "")
+
+        def until(text, what):
+            nonlocal buf
+            end = time.monotonic() + WAIT_S
+            while text not in screen() and time.monotonic() < end:
+                buf = _read(fd, buf, 0.2)
+            assert text in screen(), "%s: %r not on the screen:\n%s" % (what, text, screen())
+
+        # the dealer deals by himself: the cut, then the shuffle prompt
+        until("Shuffle, then OK", "the cut")
+        s = screen()
+        assert "-Seat 1-" in s and "-Banker-" in s and "\u2800" in s   # Braille tiles
+        assert re.search(r"[\u2801-\u28ff]", s)                         # lit pixels
+        os.write(fd, b"/status\r")
+        until("ok status:", "a typed command")
+        os.write(fd, b"\x10")                                          # Ctrl-P
+        until("power OFF", "the plug")
+        os.write(fd, b"\x0f")                                          # Ctrl-O
+        until("# resume #", "power on")
+        os.write(fd, b"q")
+        buf = _read(fd, buf, 5)
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.WEXITSTATUS(status) == 0
+        tail = buf.decode("utf-8", "replace")
+        assert "Banker: " in tail and "sim: the table's flash" in tail
+    finally:
+        if pid:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def test_interactive_without_a_terminal(tmp_path):
+    """Piped input: one key or line per input line, the log printed as it comes."""
+    p = subprocess.Popen([sys.executable, "tools/sim.py", "--interactive", "--seats", "2",
+                          "--speed", "4", "--out", str(tmp_path)], cwd=ROOT,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3)
+        out, _ = p.communicate("status\n.two\nq\n", timeout=WAIT_S)
+    finally:
+        p.kill()
+    assert p.returncode == 0
+    assert "ok status:" in out
+    assert "! reader two-tags" in out
