@@ -34,7 +34,7 @@ class Site:
     """A LiveTable and its page served from a thread of this process."""
 
     def __init__(self, flash):
-        self.table = L.LiveTable(flash, seats=2, preset="table", speed=2.0, seed=11)
+        self.table = L.LiveTable(flash, seats=3, preset="table", speed=2.0, seed=11)
         self.server = play.Server(self.table)
         self.table.on_change = self.server.notify
         self.url = None
@@ -196,6 +196,8 @@ class Page:
         looks = self.js("return Array.from(document.querySelectorAll('#picker button'),"
                         " (b) => b.className.replace('red', '') + b.disabled)")
         assert len(looks) == 52 and len(set(looks)) == 1, set(looks)
+        assert self.js("return document.activeElement.closest('#picker') === null"), \
+            "the last picked card keeps the focus ring"
         shown = self.js("return ['log', 'events', 'prompt', 'ledger', 'note'].map("
                         "(id) => document.getElementById(id).innerText).join('\\n')")
         # nor does what the server sends the page (all but the display memory)
@@ -245,10 +247,8 @@ def test_a_deal_played_by_clicking_and_typing(page):
             assert any(re.match(r"^\* #\d+ stake \d \d+$", ln) for ln in lines), lines
             staked = True
         elif "to play" in p:
-            if not shot:
-                os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
-                page.d.save_screenshot(os.path.join(ROOT, "out", "play.png"))
-                shot = True
+            if twisted and not shot:            # mid-deal: a face-up card on the table
+                shot = screenshot(page)
             if not twisted and "TWIST" in p:
                 lines = page.act(lambda: page.keys("t"))
                 assert any(re.search(r"^\* #\d+ twist \d", ln) for ln in lines), lines
@@ -259,6 +259,7 @@ def test_a_deal_played_by_clicking_and_typing(page):
                 if any(ln.startswith("error:") for ln in lines):
                     twisted = False
         elif p.startswith("Banker"):
+            shot = shot or screenshot(page)
             lines = page.act(lambda: page.click("btn-STICK"))
             if any(ln.startswith("!") for ln in lines):
                 page.act(lambda: page.click(page.pick()))
@@ -277,10 +278,20 @@ def test_a_deal_played_by_clicking_and_typing(page):
     assert sum(t.ledger["balances"].values()) + t.ledger["kitty"] == 0
 
 
+def screenshot(page):
+    """The page mid-deal, for the README (docs/play.png is a copy)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
+    ActionChains(page.d).move_to_element(page.d.find_element("tag name", "h1")).perform()
+    page.d.save_screenshot(os.path.join(ROOT, "out", "play.png"))
+    return True
+
+
 def type_line(page, line):
     page.click("line")
     box = page.d.find_element("id", "line")
     box.send_keys(line + "\n")
+    box.send_keys("\ue00c")                    # Esc: the keys are the table's again
 
 
 def test_serial_line_answers_commands(page):
@@ -351,7 +362,13 @@ def test_pull_the_plug_and_power_on_resume_the_same_table(page):
     page.settle()
     resumed = [ln for ln in t.log_since(seq)[0] if ln.startswith("# resume #")]
     assert resumed == ["# resume #%d" % events], resumed
-    wait_for(lambda: all(page.canvas_text(i) == before[i] for i in t.indices),
-             "the displays to show the table as before the cut")
+    try:
+        wait_for(lambda: all(page.canvas_text(i) == before[i] for i in t.indices),
+                 "the displays to show the table as before the cut", 10)
+    except AssertionError:
+        raise AssertionError("after power on:\n" + "\n".join(
+            "display %d: %r, was %r" % (i, page.canvas_text(i), before[i])
+            for i in t.indices if before[i] != page.canvas_text(i))
+            + "\nlast lines:\n" + "\n".join(t.log_since(0)[0][-8:]))
     page.check_canvases()
     assert page.js("return document.body.dataset.boots") == "2"

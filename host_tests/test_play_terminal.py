@@ -197,3 +197,40 @@ def test_interactive_without_a_terminal(tmp_path):
     assert p.returncode == 0
     assert "ok status:" in out
     assert "! reader two-tags" in out
+
+
+def test_casino_keys_type_a_bet_and_repeat_the_round(tmp_path):
+    """casino: digits + Enter place the bet of the seat whose stake is due; Space repeats
+    the last round's stakes (only between rounds); Esc leaves the table ('new')."""
+    from liveterm import Keys
+    t = L.LiveTable(str(tmp_path / "flash"), seats=2, preset="casino", speed=4.0, seed=2,
+                    auto_deal=False)
+    t.start()
+    try:
+        wait_for(lambda: (t.prompt or "") == "Seat 1 to bet", "the first bet prompt")
+        k = Keys(t)
+        k.feed(" ")
+        t.sync()
+        assert t.note == "no earlier round to repeat: type the bets"
+        for ch in "3\r":
+            k.feed(ch)
+        wait_for(lambda: "Seat 2 to" in t.prompt, "seat 1's bet")
+        for ch in "14\x7f\r":                # 14, backspace: 1
+            k.feed(ch)
+        wait_for(lambda: t.prompt.startswith("Deal"), "seat 2's bet")
+        log = t.log_since(0)[0]
+        assert "< stake 1 3" in log and "< stake 2 1" in log
+        assert any(re.match(r"^ok #1 stake 1 3$", ln) for ln in log), log[-6:]
+        assert any(re.match(r"^ok #2 stake 2 1$", ln) for ln in log), log[-6:]
+        k.feed(" ")                           # mid-round: no stakes sent
+        t.sync()
+        assert t.note == "same bets: between rounds"
+        assert t._last_stakes() == [(1, 3), (2, 1)]
+        seq = t.log_seq
+        k.feed("\x1b")
+        t.sync()
+        wait_for(lambda: any(ln.startswith("error:") or ln.startswith("ok new")
+                             for ln in t.log_since(seq)[0]), "the answer to 'new'")
+        assert t.log_since(seq)[0][0] == "< new"
+    finally:
+        t.close()

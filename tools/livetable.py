@@ -33,19 +33,22 @@ import autoplay  # noqa: E402
 import engine as E  # noqa: E402
 import hwbridge  # noqa: E402
 import simtable as S  # noqa: E402
+import views as V  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev import ntag213  # noqa: E402
 from cards import card_name, parse_card  # noqa: E402
 from transcript import parse_event, strip  # noqa: E402
 
 BUTTONS = sim.BUTTONS
+# The VM's heap. 192k (make sim's) boots a new session but not always a resumed one: a
+# 3-seat journal of 18 events fails with MemoryError in ShoeReader() at boot (64-bit VM).
+HEAP = "256k"
 HOLD_MS = 120            # a click or a key is held at least this long (debounce is 50 ms)
 LONG_MS = 1000           # a long press (the firmware's long_ms is 800)
 AUTO_WAIT_MS = 400       # the dealer who deals by himself waits this long for a card
 DWELL_MS = 250           # a dealt card's tag stays this long in the reader's field
 LOG_KEEP = 2000          # serial lines kept for the page and the terminal
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = "CDHS"
+HEADER_WORDS = ("rules", "seats", "banker", "packs")
 
 # One key map for the page and the terminal: key -> (action, argument, what it does).
 KEYS = (
@@ -154,7 +157,7 @@ def card_tag(code, copy):
 
 
 class LiveTable:
-    def __init__(self, flash, seats=4, preset="table", heap="192k", speed=1.0, seed=None,
+    def __init__(self, flash, seats=4, preset="table", heap=HEAP, speed=1.0, seed=None,
                  auto_deal=False, banker=0, fresh=True, on_change=None):
         self.flash = flash
         self.seats = seats
@@ -192,6 +195,7 @@ class LiveTable:
         self.down = {}                   # button -> sim ms pressed
         self.engine = None               # the journal replayed: the dealer's shoe
         self.jlines = []
+        self.session_head = []           # header lines of the session the firmware began
         self.copies = {}
         self.last_tag = None
         self.pending_deal = False
@@ -314,15 +318,19 @@ class LiveTable:
         return {"left": e.top_count if e is not None else 0, "due": self._card_wanted(),
                 "auto": self.auto_deal, "note": self.note, "pending": self.pending_deal}
 
-    def state(self):
-        """Everything the page shows, as JSON-ready data."""
-        return {"labels": self.labels, "indices": self.indices,
-                "panels": {str(i): p.as_json() for i, p in self.panels.items()},
-                "log": self.log_since(0)[0], "log_seq": self.log_seq,
-                "deal": self.deal_lines or self.last_deal_lines, "ledger": self.ledger,
-                "shoe": self.shoe(), "powered": self.powered, "boots": self.boots,
-                "prompt": self.prompt, "preset": self.preset, "seats": self.seats,
-                "casino": self.casino}
+    def state(self, full=True):
+        """What the page shows, as JSON-ready data (full: with the panels, the whole log
+        and the table's layout; else only the small parts that change)."""
+        st = {"deal": self.deal_lines or self.last_deal_lines, "ledger": self.ledger,
+              "shoe": self.shoe(), "powered": self.powered, "boots": self.boots,
+              "prompt": self.prompt}
+        if full:
+            log, seq = self.log_since(0)
+            st.update({"labels": self.labels, "indices": self.indices,
+                       "panels": {str(i): p.as_json() for i, p in self.panels.items()},
+                       "log": log, "log_seq": seq, "preset": self.preset,
+                       "seats": self.seats, "casino": self.casino})
+        return st
 
     # ------------------------------------------------------------------ VM thread
     def _run(self):
@@ -427,6 +435,12 @@ class LiveTable:
                 self.deal_lines.append(line)
             self.pending_deal = False
             self.on_change("shoe")
+        elif line.startswith("# new session: "):
+            # the journal's header, as the firmware writes it with the first event
+            self.session_head = line[len("# new session: "):].split(", ")
+            self.engine = None
+            self.jlines = []
+            self._sync_journal()
         elif line.startswith("# deal ") and (" over" in line or " void" in line):
             self.deal_lines.append(line)
             self.last_deal_lines = self.deal_lines
@@ -452,7 +466,7 @@ class LiveTable:
         n = 0
         for ln in reversed(self.jlines):
             w = strip(ln)
-            if w[0] in ("rules", "seats", "banker", "packs"):
+            if w[0] in HEADER_WORDS:
                 break
             n += 1
         return min(n, self.acked)
@@ -462,13 +476,14 @@ class LiveTable:
         path = os.path.join(self.flash, "journal.txt")
         if not os.path.exists(path):
             files = S.history_files(self.flash)
-            path = files[-1] if files else None
+            path = files[-1] if files and not self.session_head else None
         if path is None:
-            return
-        with open(path) as f:
-            lines = [ln for ln in f.read().splitlines() if strip(ln)]
+            lines = list(self.session_head)       # a new session, no event yet
+        else:
+            with open(path) as f:
+                lines = [ln for ln in f.read().splitlines() if strip(ln)]
         if lines[:len(self.jlines)] != self.jlines or self.engine is None:
-            head = [ln for ln in lines if strip(ln)[0] in ("rules", "seats", "banker", "packs")]
+            head = [ln for ln in lines if strip(ln)[0] in HEADER_WORDS]
             try:
                 self.engine = S.shadow(head, [], 0)
             except Exception:
@@ -478,6 +493,10 @@ class LiveTable:
             ev = parse_event(strip(ln))
             if self.engine.apply(*ev) is None:
                 self.jlines.append(ln)
+        if path is None:
+            self.ledger = None
+            self.on_change("ledger")
+            return
         try:
             led = S.ledger(path)
             # a deal in progress lists its hands' cards: only finished deals are shown
@@ -626,6 +645,10 @@ class LiveTable:
             self.note = "same bets: only in casino"
             self.on_change("shoe")
             return
+        if e.phase not in (E.PH_IDLE, E.PH_BETS) or e.in_deal():
+            self.note = "same bets: between rounds"
+            self.on_change("shoe")
+            return
         stakes = self._last_stakes()
         if not stakes:
             self.note = "no earlier round to repeat: type the bets"
@@ -638,6 +661,8 @@ class LiveTable:
         out = []
         for ln in reversed(self.jlines):
             w = strip(ln)
+            if w[0] in HEADER_WORDS:
+                break
             ev = parse_event(w)
             if ev[0] == E.EV_STAKE:
                 out.append((ev[1], ev[2]))
@@ -647,7 +672,9 @@ class LiveTable:
 
     def _bet(self, amount):
         e = self.engine
-        seat = e.next_stake_seat() if e is not None else 0
+        seat = 0
+        if e is not None and e.phase in (E.PH_IDLE, E.PH_BETS, E.PH_STAKES):
+            seat = V.acting_seat(e)
         if not seat:
             self.note = "no stake is due now"
             self.on_change("shoe")

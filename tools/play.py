@@ -2,7 +2,7 @@
 """`make play`: sit at the simulated table in a web browser.
 
     .venv/bin/python tools/play.py [--seats N] [--preset table|classic|casino] [--seed N]
-                                   [--banker S] [--port P] [--speed X] [--heap 192k]
+                                   [--banker S] [--port P] [--speed X] [--heap 256k]
                                    [--flash DIR] [--keep] [--no-browser]
 
 The firmware runs on the MicroPython VM with the simulated board, as in `make sim`
@@ -46,7 +46,7 @@ def parse_args(argv):
     ap.add_argument("--banker", type=int, default=0, help="first banker (0: the cut)")
     ap.add_argument("--port", type=int, default=0, help="port (0: a free one)")
     ap.add_argument("--speed", type=float, default=1.0, help="simulated seconds per second")
-    ap.add_argument("--heap", default="192k", help="the VM's -X heapsize")
+    ap.add_argument("--heap", default=L.HEAP, help="the VM's -X heapsize (%s)" % L.HEAP)
     ap.add_argument("--flash", default=os.path.join(ROOT, "out", "play", "flash"),
                     help="the board's flash folder (journal, history, settings)")
     ap.add_argument("--keep", action="store_true", help="resume the table left in --flash")
@@ -137,10 +137,9 @@ class Server:
                 panels[str(i)] = p.as_json()
         log, seq = t.log_since(self.sent_log)
         self.sent_log = seq
-        st = t.state()
-        return {"type": "delta", "panels": panels, "log": log, "log_seq": seq,
-                "deal": st["deal"], "ledger": st["ledger"], "shoe": st["shoe"],
-                "powered": st["powered"], "boots": st["boots"], "prompt": st["prompt"]}
+        st = t.state(full=False)
+        st.update({"type": "delta", "panels": panels, "log": log, "log_seq": seq})
+        return st
 
     async def broadcaster(self):
         while True:

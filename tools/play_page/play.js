@@ -68,12 +68,12 @@ window.drawPanel = drawPanel;
 
 function seatPlaces(n) {
   // seat 1 on the dealer's left (the viewer's right), round the lower rim of the table
-  const spread = n <= 3 ? [30, 150] : n <= 4 ? [8, 172] : n <= 6 ? [-6, 186] : [-32, 212];
+  const spread = n <= 3 ? [30, 150] : n <= 4 ? [8, 172] : n <= 6 ? [-10, 190] : [-36, 216];
   const out = [];
   for (let k = 0; k < n; k++) {
     const deg = n === 1 ? 90 : spread[0] + (spread[1] - spread[0]) * k / (n - 1);
     const r = deg * Math.PI / 180;
-    out.push([50 + 37 * Math.cos(r), 44 + 36 * Math.sin(r)]);
+    out.push([50 + 37 * Math.cos(r), 45 + 36 * Math.sin(r)]);
   }
   return out;
 }
@@ -82,7 +82,9 @@ function buildTable() {
   const felt = $("felt");
   felt.querySelectorAll(".seat").forEach((e) => e.remove());
   const n = state.indices.length - 1;
-  const scale = n <= 4 ? 1.75 : n <= 6 ? 1.45 : 1.2;
+  // more seats: smaller panels on a taller table, so that none overlaps another
+  const scale = n <= 4 ? 1.75 : n <= 6 ? 1.35 : 1.2;
+  felt.style.height = (n <= 4 ? 540 : 640) + "px";
   const places = seatPlaces(n);
   state.indices.forEach((i, k) => {
     const div = document.createElement("div");
@@ -168,7 +170,8 @@ function buildPicker() {
       b.id = "card-" + name;
       if (s === 1 || s === 2) b.classList.add("red");
       b.title = "deal " + name + " (the firmware refuses a card that cannot be at the top of the shoe)";
-      b.addEventListener("click", () => send("deal", name));
+      // blurred at once: a focus ring would tell onlookers which card was picked
+      b.addEventListener("click", () => { send("deal", name); b.blur(); });
       box.appendChild(b);
     }
   }
@@ -271,7 +274,7 @@ function showDeal(lines) {
   ol.innerHTML = "";
   for (const line of lines || []) {
     const li = document.createElement("li");
-    li.textContent = line.replace(/^(ok|\*) #\d+ /, "");
+    li.textContent = line.replace(/^(ok|\*) /, "");
     ol.appendChild(li);
   }
   ol.scrollTop = ol.scrollHeight;
@@ -302,7 +305,9 @@ function apply(m) {
     $("log").innerHTML = "";
     addLog(m.log);
   } else {
-    addLog(m.log);
+    // a page that connected between two messages already has some of these lines
+    const first = m.log_seq - m.log.length;
+    addLog(m.log.slice(Math.max(0, state.log_seq - first)));
     Object.assign(state, {shoe: m.shoe, powered: m.powered, boots: m.boots, prompt: m.prompt,
                           ledger: m.ledger, deal: m.deal, log_seq: m.log_seq});
     Object.assign(state.panels, m.panels);
