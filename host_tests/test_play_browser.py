@@ -345,6 +345,29 @@ def test_canvas_follows_inversion_contrast_and_display_off(page):
     assert sum(map(sum, page.canvas_levels(i))) < 128 * 64 // 2
 
 
+def test_holding_a_button_is_a_long_press(page):
+    """OK held (the mouse down for more than long_ms) opens the menu; UNDO closes it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    t = page.table
+    ok = page.d.find_element("id", "btn-OK")
+
+    def hold():
+        ActionChains(page.d).click_and_hold(ok).perform()
+        t.sync()
+        down = t.world.clock.ms()
+        # held until the simulated clock passes long_ms (800) with room to spare
+        wait_for(lambda: t.world.clock.ms() - down > 1200, "the simulated clock")
+        ActionChains(page.d).release(ok).perform()
+    def menu_line():
+        return [ln for ln in page.canvas_text(8) if ln.startswith("> ")]
+    assert menu_line() == []
+    page.act(hold)
+    menu = menu_line()                       # the menu's item, on the banker's display
+    assert len(menu) == 1 and menu[0][2:] in L.V.MENU_NAMES, page.canvas_text(8)
+    page.act(lambda: page.click("btn-UNDO"))
+    assert menu_line() == [], page.canvas_text(8)
+
+
 def test_pull_the_plug_and_power_on_resume_the_same_table(page):
     t = page.table
     before = {i: page.canvas_text(i) for i in t.indices}
@@ -372,3 +395,40 @@ def test_pull_the_plug_and_power_on_resume_the_same_table(page):
             + "\nlast lines:\n" + "\n".join(t.log_since(0)[0][-8:]))
     page.check_canvases()
     assert page.js("return document.body.dataset.boots") == "2"
+
+
+def test_make_play_serves_the_page_and_stops_cleanly(tmp_path):
+    """tools/play.py itself: a free port, the address printed, the page and its state
+    served, Ctrl-C (SIGINT) stops it with the journal kept; bad arguments: one line, 2."""
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    bad = subprocess.run([sys.executable, "tools/play.py", "--seats", "12"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=WAIT_S)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == "play.py: error: --seats 12: table takes 2 to 8 seats (see --help)\n"
+    p = subprocess.Popen([sys.executable, "tools/play.py", "--no-browser", "--seats", "2",
+                          "--flash", str(tmp_path / "flash")], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = p.stdout.readline()
+        m = re.match(r"^play: the table is at (http://127\.0\.0\.1:(\d+)/) ", first)
+        assert m and int(m.group(2)) > 0, first
+        with urllib.request.urlopen(m.group(1), timeout=WAIT_S) as r:
+            assert r.status == 200 and b"<canvas" not in r.read(1) + b""
+        with urllib.request.urlopen(m.group(1) + "static/play.js", timeout=WAIT_S) as r:
+            assert b"panelLevels" in r.read()
+
+        def booted():
+            with urllib.request.urlopen(m.group(1) + "state", timeout=WAIT_S) as r:
+                st = json.loads(r.read())
+            return st["boots"] == 1 and st["prompt"].startswith("Cut")
+        wait_for(booted, "the firmware's first prompt over /state")
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=WAIT_S)
+    finally:
+        p.kill()
+    assert p.returncode == 0, err
+    assert "play: stopped; the journal is kept in" in out
+    assert os.path.exists(tmp_path / "flash" / "settings.txt")

@@ -204,7 +204,8 @@ function keydown(ev) {
   if (action === "press") {
     const b = $("btn-" + arg);
     if (long) { send("long", arg); flash(b); return; }
-    heldKeys[lower] = arg;
+    // by the physical key: "+" may come up as "=" once shift is released first
+    heldKeys[ev.code || lower] = arg;
     b.classList.add("held");
     send("down", arg);
   } else {
@@ -213,11 +214,10 @@ function keydown(ev) {
 }
 
 function keyup(ev) {
-  const key = (ev.key === "Enter") ? "o" : (ev.key === "=") ? "+" : ev.key;
-  const lower = key.length === 1 ? key.toLowerCase() : key;
-  const arg = heldKeys[lower];
+  const id = ev.code || ev.key;
+  const arg = heldKeys[id];
   if (arg) {
-    delete heldKeys[lower];
+    delete heldKeys[id];
     $("btn-" + arg).classList.remove("held");
     send("up", arg);
   }
@@ -348,6 +348,6 @@ $("lineform").addEventListener("submit", (ev) => {
 document.addEventListener("keydown", keydown);
 document.addEventListener("keyup", keyup);
 window.addEventListener("blur", () => {
-  for (const k of Object.keys(heldKeys)) keyup({key: k});
+  for (const k of Object.keys(heldKeys)) keyup({code: k});
 });
 connect();
