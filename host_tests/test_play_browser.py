@@ -342,7 +342,17 @@ def test_canvas_follows_inversion_contrast_and_display_off(page):
     page.act(lambda: set_state(on=False))
     assert sum(map(sum, page.canvas_levels(i))) == 0
     page.act(lambda: set_state(on=True, inverse=False, contrast=0xCF))
-    assert sum(map(sum, page.canvas_levels(i))) < 128 * 64 // 2
+    upright = page.canvas_levels(i)
+    assert sum(map(sum, upright)) < 128 * 64 // 2
+    # without segment remap and COM flip the panel shows the picture turned by 180 degrees
+    page.act(lambda: set_state(seg_remap=False, com_flip=False))
+    assert page.canvas_levels(i) == [row[::-1] for row in reversed(upright)]
+    page.act(lambda: set_state(seg_remap=True, com_flip=True, start_line=8))
+    assert page.canvas_levels(i) == upright[8:] + upright[:8]
+    page.act(lambda: set_state(start_line=0, entire_on=True))
+    assert sum(map(sum, page.canvas_levels(i))) == 128 * 64
+    page.act(lambda: set_state(entire_on=False))
+    assert page.canvas_levels(i) == upright
 
 
 def test_holding_a_button_is_a_long_press(page):
