@@ -686,8 +686,8 @@ class LiveTable:
         if self.proc is None:
             return
         self.powered = False
-        self._say("# %s: the firmware stops where it is; its flash is kept" % why)
         self.proc.kill()
+        self._say("# %s: the firmware stops where it is; its flash is kept" % why)
         self._watch()
 
     def _power_on(self):

@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import socket
 import sys
 import webbrowser
@@ -79,8 +80,12 @@ class Server:
 
     def notify(self, kind):
         """LiveTable.on_change: called from the VM's thread."""
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(self.changed.set)
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self.changed.set)
+            except RuntimeError:         # closed meanwhile: the page server has stopped
+                pass
 
     def app(self):
         from aiohttp import web
@@ -199,6 +204,9 @@ def main(argv):
         if not a.no_browser and has_display():
             webbrowser.open(url)
 
+    def stop(signum, frame):
+        raise KeyboardInterrupt          # SIGTERM stops it as Ctrl-C does: the VM too
+    signal.signal(signal.SIGTERM, stop)
     table.start()
     try:
         asyncio.run(server.serve(a.port, ready))
@@ -209,6 +217,7 @@ def main(argv):
               file=sys.stderr)
         table.close()
         return 1
+    table.on_change = lambda kind: None
     table.close()
     print("play: stopped; the journal is kept in %s" % os.path.relpath(a.flash, ROOT))
     return 0
