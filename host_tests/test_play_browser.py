@@ -422,6 +422,8 @@ def test_make_play_serves_the_page_and_stops_cleanly(tmp_path):
                           "--flash", str(tmp_path / "flash")], cwd=ROOT,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        import select
+        assert select.select([p.stdout], [], [], WAIT_S)[0], "play.py printed no address"
         first = p.stdout.readline()
         m = re.match(r"^play: the table is at (http://127\.0\.0\.1:(\d+)/) ", first)
         assert m and int(m.group(2)) > 0, first

@@ -171,8 +171,14 @@ def test_interactive_in_a_terminal(tmp_path):
         os.write(fd, b"\x0f")                                          # Ctrl-O
         until("# resume #", "power on")
         os.write(fd, b"q")
-        buf = _read(fd, buf, 5)
-        _, status = os.waitpid(pid, 0)
+        end = time.monotonic() + WAIT_S
+        status = None
+        while status is None and time.monotonic() < end:
+            buf = _read(fd, buf, 0.2)
+            done, st = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = st
+        assert status is not None, "sim.py --interactive did not quit on 'q'"
         pid = 0
         assert os.WEXITSTATUS(status) == 0
         tail = buf.decode("utf-8", "replace")
