@@ -33,8 +33,8 @@ def wait_for(cond, what, timeout=WAIT_S):
 class Site:
     """A LiveTable and its page served from a thread of this process."""
 
-    def __init__(self, flash):
-        self.table = L.LiveTable(flash, seats=3, preset="table", speed=2.0, seed=11)
+    def __init__(self, flash, seats=3, preset="table"):
+        self.table = L.LiveTable(flash, seats=seats, preset=preset, speed=2.0, seed=11)
         self.server = play.Server(self.table)
         self.table.on_change = self.server.notify
         self.url = None
@@ -445,3 +445,31 @@ def test_make_play_serves_the_page_and_stops_cleanly(tmp_path):
     assert "Traceback" not in err, err
     assert "play: stopped; the journal is kept in" in out
     assert os.path.exists(tmp_path / "flash" / "settings.txt")
+
+
+def test_casino_keys_on_the_page(tmp_path):
+    """casino: digits and Enter place the bet of the seat whose stake is due, Space asks
+    for the last round's bets (none yet), Esc leaves the table ('new')."""
+    site = Site(str(tmp_path / "flash"), seats=2, preset="casino")
+    site.start()
+    driver = browser.chromium(1280, 1100)
+    try:
+        driver.get(site.url)
+        page = Page(site, driver)
+        t = page.table
+        wait_for(lambda: t.prompt == "Seat 1 to bet" and
+                 page.js("return document.body.dataset.boots") == "1", "the first bet")
+        assert "Space" in page.js("return document.getElementById('keyhelp').innerText")
+        page.act(lambda: page.keys(" "))
+        assert page.js("return document.getElementById('note').innerText") == \
+            "no earlier round to repeat: type the bets"
+        page.keys("12")
+        assert page.js("return document.getElementById('bet').innerText").startswith("12")
+        lines = page.act(lambda: page.keys("\ue003\ue007"))   # Backspace: 1; Enter
+        assert lines[:2] == ["< stake 1 1", "ok #1 stake 1 1"], lines
+        assert t.prompt == "Seat 2 to stake"
+        lines = page.act(lambda: page.keys("\ue00c"))          # Esc: leave the table
+        assert lines[0] == "< new" and lines[1].startswith(("ok new", "error:")), lines
+    finally:
+        driver.quit()
+        site.stop()
