@@ -40,7 +40,10 @@ function panelLevels(p) {
 function drawPanel(i, p) {
   const c = canvases[i];
   if (!c) return;
-  if (c.height !== p.height) c.height = p.height;
+  if (c.height !== p.height) {                  // a 128x32 panel (settings: height = 32)
+    c.height = p.height;
+    c.style.height = p.height * (+c.dataset.scale) + "px";
+  }
   const ctx = c.getContext("2d");
   const img = ctx.createImageData(128, p.height);
   const lv = panelLevels(p);
@@ -102,6 +105,7 @@ function buildTable() {
     c.className = "oled";
     c.id = "oled" + i;
     c.width = 128; c.height = 64;
+    c.dataset.scale = scale;
     c.style.width = 128 * scale + "px";
     c.style.height = 64 * scale + "px";
     c.title = "display " + i + " (" + state.labels[k] + ")";
@@ -178,6 +182,7 @@ function buildPicker() {
 }
 
 function keydown(ev) {
+  if (!state) return;                              // not connected yet
   const inLine = document.activeElement === $("line");
   if (inLine) {
     if (ev.key === "Escape") $("line").blur();
