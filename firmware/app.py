@@ -503,6 +503,7 @@ class Table:
         self.settings = S.Settings()
         self.ui.fatal = ""
         self._new_session()
+        self.dirty |= 0xFF               # clear the stop message on displays now unused too
 
     # ------------------------------------------------------------------ buttons
     def press(self, b):
@@ -742,6 +743,10 @@ class Table:
             return 0
         if i == BANKER_DISPLAY:
             hl = V.banker_view(e, self.ui, buf)
+        elif i >= e.seats and not self.ui.fatal:
+            for k in range(8):           # a display no seat uses stays blank
+                buf[k] = ""
+            return -1
         else:
             hl = V.seat_view(e, self.ui, i + 1, buf)
         if self.pages == 4:

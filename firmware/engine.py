@@ -14,6 +14,7 @@ from array import array
 
 import hands
 from cards import card_name, cut_rank, point
+from rules import seats_error
 
 # Event kinds (the words of TRANSCRIPT.md).
 EV_CARD = const(1)
@@ -184,15 +185,9 @@ class Engine:
     def __init__(self, rules, seats, banker=0, packs=0):
         """rules: rules.Rules; seats: participants (casino: player seats); banker 0 = cut."""
         casino = rules.preset == _P_CASINO
-        if casino:
-            if not 1 <= seats <= 7:
-                raise ValueError("casino seats must be 1 to 7")
-            if banker:
-                raise ValueError("casino has no banker: the house deals")
-        elif not 2 <= seats <= 10:
-            raise ValueError("seats must be 2 to 10, the banker included")
-        if banker and not 1 <= banker <= seats:
-            raise ValueError("banker must be a seat from 1 to %d" % seats)
+        why = seats_error(rules.preset, seats, banker)
+        if why:
+            raise ValueError(why)
         if packs and not 1 <= packs <= 8:
             raise ValueError("packs must be 1 to 8")
         if not packs:

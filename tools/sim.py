@@ -18,7 +18,6 @@ changes; frames go to out/frames/*.png and out/table.gif; the session's ledger e
   m OK held (menu), c deal the next card now; the dealer deals by itself when a card is
   due. "q" quits.
 """
-import argparse
 import os
 import select
 import sys
@@ -26,11 +25,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import cli  # noqa: E402
 import simtable as S  # noqa: E402
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = cli.ArgumentParser(prog="sim.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--preset", default="table", choices=("table", "classic", "casino"))
@@ -41,7 +41,11 @@ def parse_args(argv):
     ap.add_argument("--interactive", action="store_true")
     ap.add_argument("--out", default=os.path.join(ROOT, "out"))
     ap.add_argument("--no-images", action="store_true")
-    return ap.parse_args(argv)
+    a = ap.parse_args(argv)
+    cli.check_seats("sim.py", a.preset, a.seats, a.banker)   # else the table stays stopped
+    if a.speed < 0 or a.deals < 0:
+        ap.error("--speed and --deals must not be negative")
+    return a
 
 
 class Terminal:

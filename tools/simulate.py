@@ -15,7 +15,8 @@ Players follow tools/strategies.py (`stick-on-N`, `basic` for casino); the banke
 In `table` a session ends after eight deals (T1): the next deal starts a new session with a
 random first banker (the cut, B1, is not simulated). Seats: `casino` counts player seats
 (1-7, the house deals); `table`/`classic` count every participant, the banker included
-(2-10), and "the players" are the seats other than that deal's banker.
+(2-8, as on the shoe: rules.seats_error), and "the players" are the seats other than that
+deal's banker.
 
 Report
 ------
@@ -65,7 +66,7 @@ for _p in (_here, os.path.join(_here, "..", "firmware")):
 import engine as E  # noqa: E402
 import hands as H  # noqa: E402
 import strategies as S  # noqa: E402
-from rules import RulesError, parse_rules  # noqa: E402
+from rules import RulesError, parse_rules, seats_error  # noqa: E402
 from transcript import event_text  # noqa: E402
 
 Z95 = 1.959963984540054
@@ -602,7 +603,7 @@ def _build_parser():
     p.add_argument("--deals", default="10000", help="deals to play (default 10000)")
     p.add_argument("--seats", default=None,
                    help="casino: player seats 1-7 (default 5); table/classic: participants "
-                        "2-10, the banker included (default 5)")
+                        "2-8, the banker included (default 5)")
     p.add_argument("--packs", default=None, help="packs 1-8 (default: the preset's, C1)")
     p.add_argument("--strategy", default=None,
                    help="players: stick-on-N or basic (casino; default basic there, "
@@ -647,10 +648,11 @@ def configure(argv):
     deals = _int(args.deals, "--deals", 1, 10 ** 9)
     if args.seats is None:
         seats = 5
-    elif casino:
-        seats = _int(args.seats, "--seats", 1, 7)
     else:
-        seats = _int(args.seats, "--seats (the banker included)", 2, 10)
+        seats = _int(args.seats, "--seats", 0, 99)
+        why = seats_error(rules.preset, seats)
+        if why:
+            raise UsageError("--seats: " + why)
     packs = _int(args.packs, "--packs", 1, 8) if args.packs is not None else 0
     stake = _int(args.stake, "--stake", rules.stake_min, rules.stake_max)
     seed = _int(args.seed, "--seed", 0, 2 ** 63)

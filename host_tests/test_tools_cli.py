@@ -1,0 +1,132 @@
+"""Every command-line tool in tools/ answers `--help` (exit 0, a usage text) and bad
+arguments with one line on stderr, exit status 2, no traceback and no hang.
+
+The tools are discovered, so a tool added later is covered without touching this file:
+every tools/*.py and tools/<dir>/*.py is a command when it has an `if __name__ ==
+"__main__":` block (or is a package's __main__.py). A module that is not a command is
+listed in NOT_COMMANDS with the reason; an unlisted module without a main fails here, so
+the list stays true.
+"""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(ROOT, "tools")
+LIMIT_S = 60            # per run: a tool that waits for something that never comes fails
+
+NOT_COMMANDS = {
+    "cli.py": "the shared argument parser and one-line errors the tools import",
+    "simtable.py": "the simulated table (driver, screens, pictures) that sim.py and "
+                   "bench_app.py import",
+    "strategies.py": "player and banker strategies that simulate.py imports",
+    "vm/sim_main.py": "main.py of the simulated board: the MicroPython VM runs it under "
+                      "tools/hwbridge.py, never a person",
+}
+
+# Bad arguments for every command, plus each tool's own (a value out of its range, a
+# missing argument). Each must give exit 2 and one line.
+COMMON_BAD = [["--no-such-option"], ["--no-such-option", "value", "--another"]]
+BAD = {
+    "autoplay.py": [[], ["9", "1"], ["4", "1", "poker"], ["x", "1"]],
+    "bench_app.py": [["--seats", "9"], ["--seed", "x"]],
+    "bench_engine.py": [["--seats", "1"], ["--repeat", "0"]],
+    "bench_hw.py": [["--freq", "0"], ["--freq"]],
+    "deploy.py": [["--listing", "x.txt"], ["--port"]],
+    "hwbridge.py": [[], ["--heap", "lots", "x.py"], ["no/such/script.py"]],
+    "mpy_build.py": [["extra"]],
+    "odds.py": [["--packs", "0"], ["--dealer", "h99"], ["--remove", "5H,5H"],
+                ["--upcard", "Z"]],
+    "replay.py": [[], ["a.txt", "b.txt"], ["--bogus"]],
+    "sim.py": [["--seats", "9"], ["--seats", "1"], ["--banker", "9"],
+               ["--preset", "casino", "--seats", "8"], ["--preset", "casino", "--banker", "1"],
+               ["--seats", "x"], ["--preset", "poker"]],
+    "simulate.py": [["--deals", "0"], ["--seats", "9", "--preset", "table"],
+                    ["--strategy", "guess"]],
+    "tags.py": [[], ["check", "--count", "0"], ["write", "--from", "ZZ"], ["shuffle"],
+                ["write", "--count", "-1"], ["enroll", "--count", "x"],
+                ["check", "--command", "no-such-program-anywhere"],
+                ["check", "--port", "/dev/no-such-port"]],
+}
+
+
+def _has_main(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return re.search(r"^if __name__ == ['\"]__main__['\"]:", text, re.M) is not None
+
+
+def modules():
+    """Every .py in tools/ and its sub-folders (relative paths), caches left out."""
+    out = []
+    for dirpath, dirs, files in os.walk(TOOLS):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(dirpath, name), TOOLS)
+                           .replace(os.sep, "/"))
+    return out
+
+
+def commands():
+    return [m for m in modules() if m not in NOT_COMMANDS
+            and (_has_main(os.path.join(TOOLS, m)) or m.endswith("/__main__.py"))]
+
+
+def run(tool, args):
+    p = subprocess.run([sys.executable, os.path.join(TOOLS, tool)] + args, cwd=ROOT,
+                       capture_output=True, text=True, timeout=LIMIT_S,
+                       stdin=subprocess.DEVNULL)
+    return p
+
+
+def test_every_module_is_a_command_or_listed_with_a_reason():
+    for m in modules():
+        if m in NOT_COMMANDS:
+            assert not _has_main(os.path.join(TOOLS, m)), \
+                "%s has a main now: take it off NOT_COMMANDS so it is tested" % m
+        else:
+            assert m in commands(), (
+                "tools/%s has no `if __name__ == \"__main__\":`; give it one (a command) or "
+                "list it in NOT_COMMANDS with the reason (a library)" % m)
+    for m in NOT_COMMANDS:
+        assert m in modules(), "NOT_COMMANDS names %s, which is gone" % m
+    # the discovery finds what we know is there
+    assert {"sim.py", "replay.py", "tags.py", "odds.py", "deploy.py"} <= set(commands())
+
+
+def test_every_tool_with_bad_arguments_has_its_own_cases():
+    missing = [c for c in commands() if c not in BAD]
+    assert not missing, "add bad-argument cases for %s to BAD" % missing
+
+
+@pytest.mark.parametrize("tool", commands())
+def test_help_exits_0_with_a_usage_text(tool):
+    p = run(tool, ["--help"])
+    assert p.returncode == 0, (tool, p.stdout[-500:], p.stderr[-500:])
+    assert p.stdout.lower().startswith("usage:"), (tool, p.stdout[:300])
+    assert "Traceback" not in p.stdout + p.stderr
+    assert len(p.stdout.splitlines()) >= 3, "a usage line and what the tool does"
+
+
+def _bad_cases():
+    for tool in commands():
+        for args in COMMON_BAD + BAD.get(tool, []):
+            yield tool, args
+
+
+@pytest.mark.parametrize("tool,args", list(_bad_cases()),
+                         ids=lambda x: x if isinstance(x, str) else " ".join(x) or "(none)")
+def test_bad_arguments_give_one_line_and_exit_2(tool, args):
+    p = run(tool, args)
+    assert "Traceback" not in p.stdout + p.stderr, (tool, args, p.stderr[-800:])
+    assert p.returncode == 2, (tool, args, p.returncode, p.stdout[-300:], p.stderr[-300:])
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, (tool, args, p.stderr)
+    name = tool.rsplit("/", 1)[-1][:-3]
+    assert re.match(r"^%s(\.py)?( \w+)?: error: \S" % re.escape(name), lines[0]), lines[0]
+    assert len(lines[0]) <= 200, lines[0]
+    assert p.stdout == "", (tool, args, p.stdout[:300])
