@@ -924,7 +924,8 @@ class Engine:
         v = self.v
         if v[_R_PHASE] != PH_PLAY:
             if v[_R_PHASE] == PH_BANKER:
-                return "the players' turns are over: it is the banker's turn (K1)"
+                return "the players' turns are over: it is the %s's turn (K1)" % (
+                    "dealer" if v[_R_CASINO] else "banker")
             return "no player acts now: %s" % self._waiting()
         if not 1 <= seat <= v[_R_SEATS]:
             return "there is no seat %d" % seat
@@ -1320,5 +1321,5 @@ class Engine:
         if ph == PH_DEAL1 or ph == PH_DEAL2:
             return "the deal is going round"
         if ph == PH_BANKER:
-            return "it is the banker's turn"
+            return "it is the dealer's turn" if v[_R_CASINO] else "it is the banker's turn"
         return "waiting"

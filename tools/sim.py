@@ -202,7 +202,7 @@ def main(argv):
             img = S.table_image(runner.world, screens, 2, "event %d: next %s" % (
                 k, driver.events[k] if not driver.events[k].startswith("card") else "card"))
             img.save(os.path.join(frames_dir, "frame_%04d.png" % k))
-            gif.append(S.table_image(runner.world, screens, 1))
+            gif.append(img)
 
     if not a.interactive:
         driver.on_action = on_action
@@ -214,7 +214,7 @@ def main(argv):
     if not a.no_images and runner.world is not None:
         final = S.table_image(runner.world, screens, 2, "final")
         final.save(os.path.join(out, "table_final.png"))
-        gif.append(S.table_image(runner.world, screens, 1))
+        gif.append(final)                # the GIF's frames are the PNG frames, full size
         gif[0].save(os.path.join(out, "table.gif"), save_all=True, append_images=gif[1:],
                     duration=[250] * (len(gif) - 1) + [3000], loop=0, optimize=False)
     if rc != 0:
@@ -235,7 +235,8 @@ def main(argv):
     print("  deals played %d (counted %d), rejected events %d" % (
         len(led["deals"]), counted, len(led["events"])))
     for s, bal in led["balances"].items():
-        print("  seat %s  %+d%s" % (s, bal, "  WINNER" if int(s) in led["winners"] else ""))
+        who = "dealer (the house; seat 0 in the ledger)" if s == "0" else "seat " + s
+        print("  %s  %+d%s" % (who, bal, "  WINNER" if int(s) in led["winners"] else ""))
     if led["kitty"]:
         print("  kitty %d" % led["kitty"])
     print("  winners: %s" % (", ".join(str(s) for s in led["winners"]) or "-"))
