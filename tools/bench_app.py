@@ -104,7 +104,7 @@ def measure(seats, seed):
               "max %.1f (simulated; %d player cards)" % (
                   sum(lats) / len(lats), lats[len(lats) // 2], lats[-1], len(lats)))
         heap = [x for x in d.output if x.startswith("# heap")]
-        print("VM at the end: %s" % (heap[0][2:] if heap else "?"))
+        print("VM (-X heapsize=512k): %s" % (heap[0][2:] if heap else "?"))
 
 
 def smallest_heap(seats, seed, lo=64, hi=320, step=8):
