@@ -70,3 +70,16 @@ def test_the_banker_display_explains_a_bust_x():
             shown += 1
             assert "x: bust, stake lost" in lines, lines
     assert shown > 0                                     # the session has busts to explain
+
+
+def test_a_stopped_table_ends_the_run_with_its_error_instead_of_hanging():
+    import pytest
+    head, events = S.script_session("table", 4, 1)
+    d = S.Driver(head, events, seed=1)
+    flash = tempfile.mkdtemp()
+    S.fresh_flash(flash, "seats = 9\n")                  # what --seats 9 used to write
+    runner = S.InProcess(flash, d)
+    runner.boot()
+    with pytest.raises(S.TableStopped) as e:
+        runner.run()
+    assert "settings.txt: seats must be 2 to 8, the banker included, not 9" in str(e.value)

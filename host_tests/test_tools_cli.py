@@ -130,3 +130,26 @@ def test_bad_arguments_give_one_line_and_exit_2(tool, args):
     assert re.match(r"^%s(\.py)?( \w+)?: error: \S" % re.escape(name), lines[0]), lines[0]
     assert len(lines[0]) <= 200, lines[0]
     assert p.stdout == "", (tool, args, p.stdout[:300])
+
+
+def test_replay_help_and_errors_on_micropython_too():
+    from conftest import MICROPYTHON
+    p = subprocess.run([MICROPYTHON, os.path.join(TOOLS, "replay.py"), "--help"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=LIMIT_S)
+    assert p.returncode == 0 and p.stdout.startswith("usage: replay.py"), p.stdout + p.stderr
+    p = subprocess.run([MICROPYTHON, os.path.join(TOOLS, "replay.py"), "--bogus"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=LIMIT_S)
+    assert p.returncode == 2
+    assert p.stderr == "replay: error: unknown option --bogus (see replay.py --help)\n"
+
+
+def test_bench_hw_explains_every_line_the_vm_scripts_print():
+    sys.path.insert(0, TOOLS)
+    import bench_hw
+    for script, words in (("hw_remote_deck.py", bench_hw.DECK_LINES),
+                          ("hw_alloc.py", bench_hw.ALLOC_LINES)):
+        with open(os.path.join(ROOT, "host_tests", "mp", script)) as f:
+            keys = re.findall(r'^print\("(\w+)"', f.read(), re.M)
+        assert keys and sorted(keys) == sorted(words), (script, keys)
+    assert bench_hw.explained("alloc_per_empty_poll 3676", bench_hw.ALLOC_LINES) == \
+        "  " + bench_hw.ALLOC_LINES["alloc_per_empty_poll"] + ": 3676"

@@ -32,7 +32,8 @@ import simtable as S  # noqa: E402
 def parse_args(argv):
     ap = cli.ArgumentParser(prog="sim.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--seats", type=int, default=4,
+                    help="2-8, the banker included (casino: players, 1-7); default 4")
     ap.add_argument("--preset", default="table", choices=("table", "classic", "casino"))
     ap.add_argument("--speed", type=float, default=1.0)
     ap.add_argument("--heap", default="192k")
@@ -208,7 +209,13 @@ def main(argv):
         driver.on_action = on_action
     runner.pace = pace
     runner.on_frame = on_frame
-    rc, _ = runner.run()
+    try:
+        rc, _ = runner.run()
+    except S.TableStopped as e:
+        if runner.proc is not None and runner.proc.poll() is None:
+            runner.proc.kill()
+        print("sim: %s" % e)
+        return 1
     term.frame(force=True)
     real = time.monotonic() - t_real
     if not a.no_images and runner.world is not None:

@@ -64,6 +64,13 @@ def shadow(head, events, n):
     return e
 
 
+BOOT_LIMIT_MS = 10000
+
+
+class TableStopped(RuntimeError):
+    """The firmware never started the session (a bad settings file stops the table)."""
+
+
 class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
@@ -98,11 +105,13 @@ class Driver:
         self._shadow_n = -1
         self.retries = 0
         self.boot_ms = 1000
+        self.booted_at = 0
 
     def attach(self, world, push_line):
         """A (new) board after a boot or a power cut."""
         self.world = world
         self.push_line = push_line
+        self.booted_at = world.clock.ms()
         self.steps = []
         self.planned = -1
         self.acked = -1
@@ -211,6 +220,10 @@ class Driver:
             _, fn = self.steps.pop(0)
             fn()
         if self.acked < 0:
+            if now - self.booted_at > BOOT_LIMIT_MS:     # a stopped table never resumes
+                raise TableStopped("the table did not start within %d s (simulated): %s" % (
+                    BOOT_LIMIT_MS // 1000, next((x for x in reversed(self.output)
+                                                 if x.startswith("error:")), "no error line")))
             return
         if self.in_field is not None and self.acked > self.planned >= 0:
             self._remove_tag()
