@@ -161,9 +161,10 @@ MODE_HELP = {
 def _card(text):
     """argparse type: a card code in deck order, e.g. AH or 10S."""
     import argparse
-    import os
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))), "firmware"))
+    firmware = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
     from cards import parse_card
     if parse_card(text.upper()) < 0:
         raise argparse.ArgumentTypeError("not a card: %r (e.g. AH, 10S, QD)" % text)
