@@ -153,3 +153,48 @@ def test_bench_hw_explains_every_line_the_vm_scripts_print():
         assert keys and sorted(keys) == sorted(words), (script, keys)
     assert bench_hw.explained("alloc_per_empty_poll 3676", bench_hw.ALLOC_LINES) == \
         "  " + bench_hw.ALLOC_LINES["alloc_per_empty_poll"] + ": 3676"
+
+
+def _ctrl_c_after(args, marker, stream="stdout"):
+    """Start a tool in its own process group, wait for `marker` in its output, press Ctrl-C
+    (SIGINT to the whole group, as a terminal does); returns (status, stdout, stderr)."""
+    import signal
+    p = subprocess.Popen([sys.executable] + args, cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                         start_new_session=True)
+    try:
+        seen = b""
+        pipe = p.stdout if stream == "stdout" else p.stderr
+        while marker not in seen:
+            b = pipe.read1(4096) if hasattr(pipe, "read1") else pipe.read(1)
+            assert b, "ended before %r: %r" % (marker, seen[-500:])
+            seen += b
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=LIMIT_S)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait(timeout=10)
+    if stream == "stdout":
+        out = seen + out
+    else:
+        err = seen + err
+    return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def test_ctrl_c_in_simulate_reports_the_deals_so_far():
+    rc, out, err = _ctrl_c_after([os.path.join(TOOLS, "simulate.py"), "--deals", "1000000",
+                                  "--seats", "2", "--progress"], b"deals/s", "stderr")
+    assert rc == 130, (out, err[-500:])
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert re.search(r"interrupted after \d+ of 1000000 deals", err)
+    assert "EV per unit of initial stake" in out and "interrupted (Ctrl-C) after" in out
+
+
+def test_ctrl_c_in_sim_ends_the_vm_and_shows_the_ledger_so_far(tmp_path):
+    rc, out, err = _ctrl_c_after([os.path.join(TOOLS, "sim.py"), "--speed", "1", "--no-images",
+                                  "--out", str(tmp_path)], b"progress: event 0/")
+    assert rc == 130, (out[-1500:], err[-1500:])
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err, err[-1500:]
+    assert "sim: interrupted (Ctrl-C) after" in out
+    assert "session ledger (tools/replay.py" in out

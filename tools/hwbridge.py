@@ -93,9 +93,10 @@ def start(script, heap="64k", cwd=None, args=()):
     env = dict(os.environ)
     env["MICROPYPATH"] = mpy_build.micropypath(app=True)
     mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    # its own session: Ctrl-C reaches the host tool, which ends the VM and reports
     return subprocess.Popen([mp, "-X", "heapsize=" + heap, script] + list(args),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
-                            bufsize=1, cwd=cwd or ROOT)
+                            bufsize=1, cwd=cwd or ROOT, start_new_session=True)
 
 
 def pump(proc, bridge, on_output=None, on_request=None):

@@ -209,6 +209,7 @@ def main(argv):
         driver.on_action = on_action
     runner.pace = pace
     runner.on_frame = on_frame
+    interrupted = False
     try:
         rc, _ = runner.run()
     except S.TableStopped as e:
@@ -216,6 +217,14 @@ def main(argv):
             runner.proc.kill()
         print("sim: %s" % e)
         return 1
+    except KeyboardInterrupt:            # Ctrl-C: end the VM, show the ledger so far
+        if runner.proc is not None and runner.proc.poll() is None:
+            runner.proc.kill()
+            runner.proc.wait()
+        interrupted = True
+        rc = 0
+        print("\nsim: interrupted (Ctrl-C) after %d of %d events" % (max(0, driver.acked),
+                                                                     total))
     term.frame(force=True)
     real = time.monotonic() - t_real
     if not a.no_images and runner.world is not None:
@@ -228,7 +237,7 @@ def main(argv):
         print("\n".join(driver.output[-15:]))
         print("sim: the firmware exited with status %d" % rc)
         return 1
-    if not a.interactive and not driver.done:
+    if not a.interactive and not driver.done and not interrupted:
         print("sim: the session did not finish")
         return 1
     print()
@@ -236,6 +245,8 @@ def main(argv):
         print(screens.tiled_text())
     files = S.history_files(flash)
     path = files[-1] if files else os.path.join(flash, "journal.txt")
+    if not os.path.exists(path):         # interrupted before the table started
+        return 130 if interrupted else 1
     led = S.ledger(path)
     print("session ledger (tools/replay.py %s):" % os.path.relpath(path, ROOT))
     counted = sum(1 for d in led["deals"] if d["counted"])
@@ -251,7 +262,7 @@ def main(argv):
     print("simulated %.1f s in %.1f s real; %d display bytes; refusals %d; frames in %s" % (
         runner.world.clock.ms() / 1000, real, nb, len(driver.errors),
         os.path.relpath(out, ROOT)))
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

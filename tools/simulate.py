@@ -54,6 +54,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 from array import array
@@ -390,18 +391,23 @@ class Simulation:
         sm[3] += x * s
         sm[4] += s * s
 
+    stop_requested = False               # set by Ctrl-C: stop after the deal in play
+
     def run(self, deals, progress=None):
         step = max(1, deals // self.curve_points)
         t0 = time.perf_counter()
-        while self.deals < deals:
-            if self.play_deal() and self.deals % step == 0:
-                ev, se = _ratio_from_sums(self.deals, *self._sums)
-                self.curve.append((self.deals, ev, se))
-                if progress:
-                    progress(self.deals, deals, time.perf_counter() - t0)
-            if self.voids > 10 * deals + 100:
-                raise SimulationError("almost every deal is void: the shoe keeps running out")
-        self.elapsed = time.perf_counter() - t0
+        try:
+            while self.deals < deals and not self.stop_requested:
+                if self.play_deal() and self.deals % step == 0:
+                    ev, se = _ratio_from_sums(self.deals, *self._sums)
+                    self.curve.append((self.deals, ev, se))
+                    if progress:
+                        progress(self.deals, deals, time.perf_counter() - t0)
+                if self.voids > 10 * deals + 100:
+                    raise SimulationError("almost every deal is void: the shoe keeps running "
+                                          "out")
+        finally:
+            self.elapsed = time.perf_counter() - t0
         if progress:
             progress(self.deals, deals, self.elapsed, done=True)
 
@@ -739,15 +745,31 @@ def main(argv=None):
         sys.stderr.write("simulate.py: error: %s\n" % exc)
         return 2
     show = args.progress if args.progress is not None else sys.stderr.isatty()
+
+    def ctrl_c(signum, frame):           # the first Ctrl-C ends the run after this deal
+        if sim.stop_requested:
+            raise KeyboardInterrupt
+        sim.stop_requested = True
+    signal.signal(signal.SIGINT, ctrl_c)
     try:
         sim.run(deals, progress_bar(sys.stderr) if show else None)
+    except KeyboardInterrupt:            # a second Ctrl-C: leave now
+        sys.stderr.write("\nsimulate.py: interrupted\n")
+        return 130
     except UsageError as exc:
         sys.stderr.write("simulate.py: error: %s\n" % exc)
         return 2
     except SimulationError as exc:
         sys.stderr.write("simulate.py: bug: %s\n" % exc)
         return 1
+    interrupted = sim.stop_requested
+    if interrupted:
+        sys.stderr.write("%ssimulate.py: interrupted after %d of %d deals: the report covers "
+                         "those\n" % ("\n" if show else "", sim.deals, deals))
+        if sim.deals == 0:
+            return 130
     summary = sim.summary()
+    summary["interrupted"] = interrupted
     if args.no_plot:
         args.plot = None
     if args.plot:
@@ -758,9 +780,11 @@ def main(argv=None):
         print(json.dumps(summary))
     else:
         print(format_text(summary))
+        if interrupted:
+            print("interrupted (Ctrl-C) after %d of %d deals" % (sim.deals, deals))
         if args.plot:
             print("plot: %s (%dx%d)" % (args.plot, args.size[0], args.size[1]))
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":
