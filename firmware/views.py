@@ -437,3 +437,5 @@ def _tokens(e, out, first, last, balances, stakes):
             out[i + 1] = BUST_KEY
         elif not out[first - 1]:
             out[first - 1] = BUST_KEY
+        elif not out[7]:                 # the action line, until an entry needs it
+            out[7] = BUST_KEY
