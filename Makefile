@@ -22,10 +22,14 @@ sim: $(STAMP)
 play: $(STAMP)
 	$(PY) tools/play.py $(PLAY_ARGS)
 
+# Every figure in README.md comes from this output (each README table names its command).
 bench: $(STAMP)
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_hw.py
 	$(PY) tools/bench_app.py
+	$(PY) tools/odds.py --packs 8 --dealer h17
+	$(PY) tools/odds.py --packs 8 --dealer s17
+	$(PY) tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic --seed 1 --packs 8
 
 clean:
 	rm -rf out build .pytest_cache

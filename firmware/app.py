@@ -267,8 +267,9 @@ class Table:
             slot = 1
         if seat == 0 or slot == 0:
             if ph == E.PH_BANKER:
-                return "card %s to the banker: %s" % (name, V.total_text(e, 0, False))
-            return "card to the banker (face down)"
+                return "card %s to the %s: %s" % (name, V.banker_name(e).lower(),
+                                                  V.total_text(e, 0, False))
+            return "card to the %s (face down)" % V.banker_name(e).lower()
         flags = e.hand_flags(slot)
         tail = ""
         if flags & E.F_BUST:
@@ -287,10 +288,10 @@ class Table:
         parts = []
         first = 0 if e.casino else 1
         for s in range(first, e.seats + 1):
-            parts.append("%d %s" % (s, V.signed(e.deal_net(s))))
-        self.say("# deal %d over: banker %s; net %s" % (
-            e.deals, V.hand_line(e, 0).split("  ")[0].strip() if e.ncards(0) else "-",
-            ", ".join(parts)))
+            parts.append("%s %s" % ("dealer" if s == 0 else s, V.signed(e.deal_net(s))))
+        self.say("# deal %d over: %s %s; net %s" % (
+            e.deals, V.banker_name(e).lower(),
+            V.hand_line(e, 0).split("  ")[0].strip() if e.ncards(0) else "-", ", ".join(parts)))
 
     def _session_over(self):
         e = self.e
@@ -483,8 +484,9 @@ class Table:
         bal = []
         for s in range(1, e.seats + 1):
             bal.append("%d %s" % (s, V.signed(e.balance(s))))
-        return "status: %d events, deal %d, banker %d, kitty %d, balances %s; %s" % (
-            self.nev, e.deals, e.banker, e.kitty, ", ".join(bal), V.prompt(e, self.ui))
+        return "status: %d events, deal %d, %s, kitty %d, balances %s; %s" % (
+            self.nev, e.deals, "dealer: the house" if e.casino else "banker %d" % e.banker,
+            e.kitty, ", ".join(bal), V.prompt(e, self.ui))
 
     def new_session(self):
         e = self.e
@@ -503,6 +505,7 @@ class Table:
         self.settings = S.Settings()
         self.ui.fatal = ""
         self._new_session()
+        self.dirty |= 0xFF               # clear the stop message on displays now unused too
 
     # ------------------------------------------------------------------ buttons
     def press(self, b):
@@ -742,6 +745,10 @@ class Table:
             return 0
         if i == BANKER_DISPLAY:
             hl = V.banker_view(e, self.ui, buf)
+        elif i >= e.seats and not self.ui.fatal:
+            for k in range(8):           # a display no seat uses stays blank
+                buf[k] = ""
+            return -1
         else:
             hl = V.seat_view(e, self.ui, i + 1, buf)
         if self.pages == 4:

@@ -14,6 +14,7 @@ from array import array
 
 import hands
 from cards import card_name, cut_rank, point
+from rules import seats_error
 
 # Event kinds (the words of TRANSCRIPT.md).
 EV_CARD = const(1)
@@ -184,15 +185,9 @@ class Engine:
     def __init__(self, rules, seats, banker=0, packs=0):
         """rules: rules.Rules; seats: participants (casino: player seats); banker 0 = cut."""
         casino = rules.preset == _P_CASINO
-        if casino:
-            if not 1 <= seats <= 7:
-                raise ValueError("casino seats must be 1 to 7")
-            if banker:
-                raise ValueError("casino has no banker: the house deals")
-        elif not 2 <= seats <= 10:
-            raise ValueError("seats must be 2 to 10, the banker included")
-        if banker and not 1 <= banker <= seats:
-            raise ValueError("banker must be a seat from 1 to %d" % seats)
+        why = seats_error(rules.preset, seats, banker)
+        if why:
+            raise ValueError(why)
         if packs and not 1 <= packs <= 8:
             raise ValueError("packs must be 1 to 8")
         if not packs:
@@ -929,7 +924,8 @@ class Engine:
         v = self.v
         if v[_R_PHASE] != PH_PLAY:
             if v[_R_PHASE] == PH_BANKER:
-                return "the players' turns are over: it is the banker's turn (K1)"
+                return "the players' turns are over: it is the %s's turn (K1)" % (
+                    "dealer" if v[_R_CASINO] else "banker")
             return "no player acts now: %s" % self._waiting()
         if not 1 <= seat <= v[_R_SEATS]:
             return "there is no seat %d" % seat
@@ -1325,5 +1321,5 @@ class Engine:
         if ph == PH_DEAL1 or ph == PH_DEAL2:
             return "the deal is going round"
         if ph == PH_BANKER:
-            return "it is the banker's turn"
+            return "it is the dealer's turn" if v[_R_CASINO] else "it is the banker's turn"
         return "waiting"

@@ -13,6 +13,34 @@ CLASSIC = const(1)
 CASINO = const(2)
 PRESETS = ("table", "classic", "casino")
 
+# The seats the shoe plays: one range for the engine, the settings file and every tool.
+# table/classic count participants, the banker included: 2 to 8, because each sits at one
+# of the eight seat displays on the multiplexer's eight channels. casino counts player
+# seats, the house dealing on the banker's display: 1 to 7, the boxes of a casino table.
+SEATS_MIN = (2, 2, 1)
+SEATS_MAX = (8, 8, 7)
+
+
+def seats_error(preset, seats, banker=0):
+    """None, or why `seats` seats with first banker `banker` (0: the cut, B1) cannot play
+    `preset` (a name or TABLE/CLASSIC/CASINO)."""
+    p = PRESETS.index(preset) if preset in PRESETS else preset
+    lo = SEATS_MIN[p]
+    hi = SEATS_MAX[p]
+    if p == CASINO:
+        if not lo <= seats <= hi:
+            return "casino seats must be %d to %d players (the house deals), not %d" % (
+                lo, hi, seats)
+        if banker:
+            return "casino has no banker: the house deals"
+        return None
+    if not lo <= seats <= hi:
+        return "seats must be %d to %d, the banker included, not %d" % (lo, hi, seats)
+    if banker and not 1 <= banker <= seats:
+        return "banker must be a seat from 1 to %d, not %d" % (seats, banker)
+    return None
+
+
 ORDER_EQUAL = const(0)
 ORDER_PICTURE = const(1)
 ORDER_NATURAL = const(2)

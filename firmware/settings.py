@@ -1,7 +1,8 @@
 # The table's settings file on flash (settings.txt): `key = value` lines, '#' comments.
 #
 #   preset = table            table, classic or casino
-#   seats = 4                 participants, banker included (casino: players); 2..8
+#   seats = 4                 participants, banker included: 2..8 (casino: players, 1..7;
+#                             the one range is rules.seats_error)
 #   banker = cut              cut (B1) or a seat number
 #   packs = auto              auto (C1) or 1..8
 #   height = 64               display height in pixels: 64 or 32
@@ -14,13 +15,10 @@
 #
 # load() never raises for a bad file: it returns Settings with .error = "settings.txt
 # line N: ..." and default values, so the controller can say so on every display.
-from rules import RulesError, parse_rules
-
-MAX_SEAT_DISPLAYS = 8
+from rules import RulesError, parse_rules, seats_error
 
 _NUMBERS = {
     # key: (low, high)
-    "seats": (1, MAX_SEAT_DISPLAYS),
     "height": (32, 64),
     "gone_polls": (1, 20),
     "timeout_ms": (20, 2000),
@@ -93,6 +91,12 @@ def _set(s, key, value):
             return "packs must be 'auto' or 1 to 8, not '%s'" % value
         s.packs = n
         return None
+    if key == "seats":               # its range depends on the preset: seats_error below
+        n = _int(value)
+        if n < 0:
+            return "seats must be a whole number, not '%s'" % value
+        s.seats = n
+        return None
     if key == "uid_map":
         s.uid_map = value
         return None
@@ -142,15 +146,9 @@ def parse(lines):
         s.rules()
     except RulesError as e:
         return _bad(s, 0, str(e))
-    casino = s.preset == "casino"
-    if casino and s.banker:
-        return _bad(s, 0, "casino has no banker: the house deals (remove 'banker')")
-    if not casino and s.seats < 2:
-        return _bad(s, 0, "seats must be 2 to %d, the banker included" % MAX_SEAT_DISPLAYS)
-    if casino and s.seats > 7:
-        return _bad(s, 0, "casino seats must be 1 to 7")
-    if s.banker > s.seats:
-        return _bad(s, 0, "banker must be a seat from 1 to %d" % s.seats)
+    why = seats_error(s.preset, s.seats, s.banker)
+    if why:
+        return _bad(s, 0, why + (" (remove 'banker')" if why.startswith("casino has") else ""))
     return s
 
 

@@ -119,6 +119,11 @@ def hand_line(e, slot):
     return cards + "  " + tail
 
 
+def banker_name(e):
+    """Who takes the stakes: casino's house dealer, else the banker (one word everywhere)."""
+    return "Dealer" if e.casino else "Banker"
+
+
 def banker_visible(e):
     """The banker's cards may be seen: his turn (K1) or later, or the deal has ended."""
     ph = e.phase
@@ -294,16 +299,16 @@ def seat_view(e, ui, seat, out):
             if banker:
                 out[6] = "Bank net %s" % signed(net)
             elif net > 0:
-                out[6] = "Banker pays you %d" % net
+                out[6] = "%s pays you %d" % (banker_name(e), net)
             elif net < 0:
-                out[6] = "Pay banker %d" % -net
+                out[6] = "Pay %s %d" % (banker_name(e).lower(), -net)
             else:
                 out[6] = "Even"
     elif e.in_deal() and not banker:
         for i in range(e.norder):
             slot = e.slot_at(i)
             if e.hand_seat(slot) == seat and e.hand_flags(slot) & E.F_BUST:
-                out[6] = "Bust: pay banker %d" % -e.deal_net(seat)
+                out[6] = "Bust: pay %s %d" % (banker_name(e).lower(), -e.deal_net(seat))
                 break
     acting = acting_seat(e)
     if ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
@@ -387,11 +392,15 @@ def banker_view(e, ui, out):
     return 6
 
 
+BUST_KEY = "x: bust, stake lost"
+
+
 def _tokens(e, out, first, last, balances, stakes):
     """Per player seat: 'S1 4' stakes during a deal, 'S1 +4' nets after it, or balances."""
     line = ""
     i = first
     dealer = deal_banker(e)
+    busts = 0
     for s in range(1, e.seats + 1):
         if not e.casino and s == dealer and not balances:
             continue
@@ -407,6 +416,8 @@ def _tokens(e, out, first, last, balances, stakes):
                     if e.hand_flags(slot) & E.F_BUST:
                         bust = True
             tok = "S%d:%d%s" % (s, st, "x" if bust else "")
+            if bust:
+                busts += 1
         else:
             tok = "S%d %s" % (s, signed(e.deal_net(s)))
         if len(line) + 1 + len(tok) > COLS:
@@ -421,3 +432,10 @@ def _tokens(e, out, first, last, balances, stakes):
                 line = line.replace("  ", " ")
     if line and i <= last:
         out[i] = line
+    if busts:                            # say what the x means, below the stakes or above
+        if i + 1 <= last:
+            out[i + 1] = BUST_KEY
+        elif not out[first - 1]:
+            out[first - 1] = BUST_KEY
+        elif not out[7]:                 # the action line, until an entry needs it
+            out[7] = BUST_KEY

@@ -158,7 +158,8 @@ def test_debounce_ignores_a_glitch(bench):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("seats = 12\n", "settings.txt line 1: seats must be a whole number from 1 to 8"),
+    ("seats = 12\n", "settings.txt: seats must be 2 to 8, the banker included, not 12"),
+    ("seats = 9\n", "settings.txt: seats must be 2 to 8, the banker included, not 9"),
     ("preset = poker\n", "settings.txt line 1: preset must be table, classic or casino"),
     ("seats 4\n", "settings.txt line 1: 'seats 4' is not a 'key = value' line"),
     ("preset = table\nshoot = on\n", "settings.txt: option 'shoot' does not apply"),
@@ -176,6 +177,11 @@ def test_bad_settings_stop_the_table_with_a_clear_message(tmp_path, text, messag
     b.press("OK")                                          # OK: play with the defaults
     assert b.journal() == "rules table\nseats 4\n"
     assert "Cut" in b.screen(8)[6]
+    b.settle(100)
+    for i in range(4):                                     # the four seats of the defaults
+        assert b.screen(i)[0].startswith("Seat %d" % (i + 1)), b.screen(i)
+    for i in range(4, 8):                                  # displays no seat uses: cleared
+        assert b.screen(i) == [""] * 8, (i, b.screen(i))
 
 
 def test_defaults_and_settings_file(tmp_path):

@@ -323,7 +323,36 @@ def test_abi_check(tmp_path, capsys, mpy, version, ok):
 
 
 def test_listing_without_dry_run_is_refused(tmp_path, capsys):
-    assert deploy.main(["--listing", listing(tmp_path, 0x0B06, "1.29.0")]) == 1
+    with pytest.raises(SystemExit) as e:
+        deploy.main(["--listing", listing(tmp_path, 0x0B06, "1.29.0")])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.startswith("deploy.py: error: --listing only goes with")
+
+
+def test_dry_run_without_a_pico_plans_for_a_fresh_one(monkeypatch, capsys):
+    monkeypatch.setattr(deploy, "find_port", lambda: (_ for _ in ()).throw(
+        deploy.DeployError("no USB serial device found")))
+    assert deploy.main(["--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("deploy to a freshly flashed Pico (none is plugged in")
+    assert out[-1].endswith("0 to remove, 0 data files kept, 0 other files kept")
+    assert "  copy   engine.mpy" in out and "  copy   main.py" in out
+
+
+def test_the_listing_format_in_the_help_is_what_the_probe_prints(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        deploy.main(["--help"])
+    text = capsys.readouterr().out
+    assert "--probe-script" in text and "f SIZE PATH" in text and "d PATH" in text
+    assert deploy.main(["--probe-script"]) == 0
+    script = capsys.readouterr().out
+    (tmp_path / "history").mkdir()
+    (tmp_path / "history" / "0001.txt").write_text("x")
+    p = subprocess.run([MICROPYTHON, "-c", script], capture_output=True, text=True,
+                       cwd=str(tmp_path), timeout=60)
+    lines = p.stdout.splitlines()
+    assert lines[0].split()[0] == "mpy" and "d history" in lines
+    assert any(ln.startswith("f ") and ln.endswith(" history/0001.txt") for ln in lines)
 
 
 def test_the_probe_runs_on_micropython(tmp_path):

@@ -375,3 +375,26 @@ def test_cli_bad_input_exits_2_with_one_line(args, needles):
     assert p.stderr.count("\n") == 1 and p.stderr.endswith("\n")
     for n in needles:
         assert n in p.stderr, (n, p.stderr)
+
+
+@pytest.mark.parametrize("remove,packs,message", [
+    ("5H,5H,5H,5H,5H", "1", "card 5H removed 5 times but 1 pack holds only 1"),
+    ("5h,KS,5H", "1", "card 5H removed 2 times but 1 pack holds only 1"),
+    ("10d,10D,10d", "2", "card 10D removed 3 times but 2 packs hold only 2"),
+])
+def test_cli_a_card_removed_too_often_is_counted_in_full(remove, packs, message):
+    p = run_cli("--packs", packs, "--remove", remove)
+    assert p.returncode == 2
+    assert p.stderr == "odds.py: error: %s\n" % message
+
+
+def test_cli_upcard_shows_the_shoe_the_dealer_draws_from():
+    lines = run_cli("--upcard", "Q").stdout.splitlines()
+    assert lines[1] == "dealer's first card: Q (a ten-value, T)"
+    assert lines[2] == "shoe after the first card (51 cards): " \
+        "A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=15"
+    lines = run_cli("--packs", "8", "--upcard", "6", "--remove", "6H").stdout.splitlines()
+    assert lines[1] == "dealer's first card: 6"
+    assert lines[2].startswith("shoe after the first card (414 cards): ") and ",6=30," in lines[2]
+    lines = run_cli("--packs", "8").stdout.splitlines()
+    assert lines[1].startswith("shoe (416 cards): ")

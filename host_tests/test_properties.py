@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import engine as E
 from autoplay import Autoplayer
-from rules import parse_rules
+from rules import SEATS_MAX, SEATS_MIN, parse_rules
 
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -40,10 +40,10 @@ def tables(draw):
             words.append("%s=%s" % (name, draw(CLASSIC_OPTIONS[name])))
     rules = parse_rules(words)
     if preset == "casino":
-        seats = draw(st.integers(1, 7))
+        seats = draw(st.integers(SEATS_MIN[2], SEATS_MAX[2]))
         banker = 0
     else:
-        seats = draw(st.integers(2, 10))
+        seats = draw(st.integers(SEATS_MIN[0], SEATS_MAX[0]))
         banker = draw(st.integers(0, seats))  # 0: the cut (B1)
     packs = draw(st.sampled_from([0, 0, 1, 2]))
     return rules, seats, banker, packs

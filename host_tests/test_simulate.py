@@ -292,3 +292,32 @@ def test_cli_bad_input_exits_2_with_one_line(args, tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("simulate.py: error: ")
     assert not (tmp_path / "never.png").exists()
+
+
+def test_no_png_unless_asked(tmp_path):
+    p = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))), "tools", "simulate.py"), "--deals", "50", "--seats", "2"],
+                       cwd=str(tmp_path), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert os.listdir(str(tmp_path)) == []          # no out/simulate.png overwritten
+    assert "plot:" not in p.stdout
+
+
+def test_axis_ticks_are_round_numbers():
+    assert simulate.nice_ticks(0, 73) == ([0, 20, 40, 60, 80], 0)
+    assert simulate.nice_ticks(0, 4.3)[0] == [0, 1, 2, 3, 4, 5]
+    ticks, decimals = simulate.nice_ticks(-0.222, 0.309, most=8)
+    assert [round(t, 9) for t in ticks] == [-0.3, -0.2, -0.1, 0, 0.1, 0.2, 0.3, 0.4]
+    assert decimals == 1
+    ticks, decimals = simulate.nice_ticks(-0.0123, 0.0051)
+    assert ["%.*f" % (decimals, t) for t in ticks] == ["-0.015", "-0.010", "-0.005", "0.000",
+                                                       "0.005", "0.010"]
+
+
+def test_bar_labels_say_what_they_count():
+    assert simulate.bar_label("P dealer-pontoon") == "P lost to D pontoon"
+    assert simulate.bar_label("P five-card-trick") == "P 5-card trick"
+    assert simulate.bar_label("D not-drawn") == "D not played"
+    assert simulate.bar_label("D 17") == "D 17"
+    for kind in simulate.PLAYER_KEYS:
+        assert "D4" not in simulate.bar_label("P " + kind)

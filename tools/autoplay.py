@@ -149,13 +149,22 @@ def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0):
 
 
 def main(argv):
-    from rules import parse_rules
+    import cli  # CPython only: the command line, not the players
+    from rules import RulesError, parse_rules
 
-    if len(argv) < 3:
-        print("usage: autoplay.py SEATS SEED [PRESET [options...]]")
-        return 2
-    rules = parse_rules(argv[3:] if len(argv) > 3 else ["table"])
-    for line in play_session(rules, int(argv[1]), int(argv[2])):
+    ap = cli.ArgumentParser(prog="autoplay.py", description="Print the transcript of a "
+                            "session the scripted players decide (eight deals of table).")
+    ap.add_argument("seats", type=cli.count, help="participants (casino: player seats)")
+    ap.add_argument("seed", type=cli.whole, help="random seed")
+    ap.add_argument("rules", nargs="*", default=[], metavar="PRESET/OPTION",
+                    help="the rules line's words (default: table)")
+    a = ap.parse_args(argv[1:])
+    try:
+        rules = parse_rules(a.rules or ["table"])
+    except RulesError as e:
+        cli.fail("autoplay.py", e)
+    cli.check_seats("autoplay.py", rules.preset, a.seats)
+    for line in play_session(rules, a.seats, a.seed):
         print(line)
     return 0
 

@@ -11,13 +11,13 @@
 
     .venv/bin/python tools/bench_app.py [--seats 8] [--seed 1] [--no-heap]
 """
-import argparse
 import os
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import cli  # noqa: E402
 import simtable as S  # noqa: E402
 
 import engine as E  # noqa: E402
@@ -104,7 +104,7 @@ def measure(seats, seed):
               "max %.1f (simulated; %d player cards)" % (
                   sum(lats) / len(lats), lats[len(lats) // 2], lats[-1], len(lats)))
         heap = [x for x in d.output if x.startswith("# heap")]
-        print("VM at the end: %s" % (heap[0][2:] if heap else "?"))
+        print("VM (-X heapsize=512k): %s" % (heap[0][2:] if heap else "?"))
 
 
 def smallest_heap(seats, seed, lo=64, hi=320, step=8):
@@ -130,11 +130,12 @@ def smallest_heap(seats, seed, lo=64, hi=320, step=8):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser()
+    ap = cli.ArgumentParser(prog="bench_app.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seats", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=cli.whole, default=1)
     ap.add_argument("--no-heap", action="store_true")
     a = ap.parse_args(argv)
+    cli.check_seats("bench_app.py", "table", a.seats)
     import mpy_build
     mpy_build.micropypath(app=True)
     measure(a.seats, a.seed)

@@ -9,7 +9,6 @@
 
     .venv/bin/python3 tools/bench_engine.py [--seed N] [--seats N]
 """
-import argparse
 import os
 import subprocess
 import sys
@@ -19,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, HERE)
+import cli  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
@@ -81,11 +81,12 @@ def state_bytes(engine):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=1)
+    ap = cli.ArgumentParser(prog="bench_engine.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=cli.whole, default=1)
     ap.add_argument("--seats", type=int, default=8)
-    ap.add_argument("--repeat", type=int, default=20, help="replays for the speed figure")
+    ap.add_argument("--repeat", type=cli.count, default=20, help="replays for the speed figure")
     args = ap.parse_args(argv)
+    cli.check_seats("bench_engine.py", "table", args.seats)
 
     from autoplay import play_session
     from engine import Engine

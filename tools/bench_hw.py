@@ -15,6 +15,7 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
+import cli  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev import ntag213  # noqa: E402
 
@@ -113,10 +114,48 @@ def heap():
     return result, p.stdout.strip().splitlines()
 
 
+# What the VM-side scripts print ("key value" lines), in words.
+DECK_LINES = {
+    "cards": "cards the shoe reader reported (of 52 dealt)",
+    "deck_ok": "every card read as the card its tag holds (1 = yes)",
+    "shown": "seat-display redraws that reached the panel",
+    "heap_client": "heap for the bridge client (boards.simdev.remote), bytes",
+    "heap_driver_modules": "heap for the three Adafruit driver modules, bytes",
+    "heap_displays": "heap for 8 seat displays (shared frame buffer), bytes",
+    "heap_reader": "heap for the shoe reader (its buffers, UID map), bytes",
+    "heap_in_use_end": "heap in use after the 52 cards, bytes",
+    "heap_lowest_free": "lowest free heap seen during the deal, bytes",
+}
+ALLOC_LINES = {
+    "lookup": "UID-map lookup, enrolled UID / unknown UID, under heap_lock "
+              "(card index or -1; 'allocated' would be a failure)",
+    "walk": "NDEF TLV walk (message offset) / Text-record search (found) / the text, "
+            "under heap_lock",
+    "waiting_poll": "a poll while the PN532 works (IRQ check only), twice, under heap_lock "
+                    "(None = no event, nothing allocated)",
+    "alloc_per_empty_poll": "bytes allocated per empty-field poll in all (the driver, busio "
+                            "and the chip models inside the VM; the reader's own code: 0)",
+}
+
+
+def _args():
+    ap = cli.ArgumentParser(prog="bench_hw.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--freq", type=cli.count, default=400000, help="I2C clock in Hz "
+                    "(default 400000)")
+    ap.add_argument("--no-heap", action="store_true",
+                    help="skip the heap figures (they run the MicroPython VM)")
+    return ap.parse_args()
+
+
+def explained(line, words):
+    """'key v1 v2' -> '  <what key means>: v1 v2' (unknown keys as they are)."""
+    key, _, value = line.partition(" ")
+    return "  %s: %s" % (words[key], value) if key in words else "  " + line
+
+
 def main():
-    freq = 400000
-    if "--freq" in sys.argv:
-        freq = int(sys.argv[sys.argv.index("--freq") + 1])
+    a = _args()
+    freq = a.freq
     print("I2C at %d Hz (simulated clock), poll loop every 1 ms" % freq)
     for lock in (False, True):
         (b, ms, polls), (eb, ems) = card_reads(freq, lock_tlv=lock)
@@ -135,11 +174,12 @@ def main():
         result, alloc = heap()
         if result:
             print("smallest -X heapsize for 52 cards + 8 displays (unix port, 64-bit objects): "
-                  "%dk" % result[0])
+                  "%dk; at that size (host_tests/mp/hw_remote_deck.py):" % result[0])
             for line in result[1]:
-                print("  " + line)
+                print(explained(line, DECK_LINES))
+        print("allocation on the VM (host_tests/mp/hw_alloc.py):")
         for line in alloc:
-            print("micropython " + line)
+            print(explained(line, ALLOC_LINES))
 
 
 if __name__ == "__main__":

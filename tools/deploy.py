@@ -3,6 +3,7 @@
 
     .venv/bin/python tools/deploy.py [--port PORT] [--dry-run] [--frozen]
     .venv/bin/python tools/deploy.py --bundle DIR          # only build the file tree
+    .venv/bin/python tools/deploy.py --dry-run                  # the plan; no Pico needed
     .venv/bin/python tools/deploy.py --dry-run --listing FILE   # plan against a saved listing
     .venv/bin/python tools/deploy.py --package-json        # rewrite package.json (mip)
 
@@ -35,6 +36,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import cli  # noqa: E402
 import mpy_build  # noqa: E402
 
 MPY_CROSS = mpy_build.MPY_CROSS
@@ -257,6 +259,14 @@ def check_abi(dev, tool):
                ".".join(str(x) for x in dev["version"][:2]) or "?", tv))
 
 
+def has_port():
+    try:
+        find_port()
+    except DeployError:
+        return False
+    return True
+
+
 def find_port():
     """The first USB serial port with a VID:PID, as `mpremote connect auto` picks it."""
     import serial.tools.list_ports
@@ -338,8 +348,35 @@ def package_json_text():
 
 # --- main ---------------------------------------------------------------------------------
 
+LISTING_HELP = """\
+--dry-run without a Pico plans for a freshly flashed one (an empty filesystem). To plan
+against your Pico's files without touching it, save its listing once and give --listing:
+
+  mpremote exec "$(.venv/bin/python3 tools/deploy.py --probe-script)" > listing.txt
+  .venv/bin/python3 tools/deploy.py --dry-run --listing listing.txt
+
+The listing (what --probe-script prints on the device) is text, one item a line:
+  mpy MPY VERSION PLATFORM    sys.implementation._mpy as a number, e.g. "mpy 2822 1.24.1 rp2"
+  d PATH                      a folder, e.g. "d history"
+  f SIZE PATH                 a file and its size in bytes (-1: not known), e.g.
+                              "f 120 settings.txt"
+Paths are relative to the filesystem's root; other lines are ignored.
+"""
+
+
+def fresh_device(tool):
+    """The listing of a freshly flashed Pico that loads this mpy-cross's .mpy files."""
+    major, sub, text = tool
+    m = re.search(r"MicroPython v?(\d+)\.(\d+)", text)
+    version = (int(m.group(1)), int(m.group(2))) if m else ()
+    return {"mpy": major | sub << 8, "version": version, "platform": "rp2", "files": [],
+            "dirs": []}
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Compile and copy the firmware to the Pico.")
+    ap = cli.ArgumentParser(prog="deploy.py", epilog=LISTING_HELP,
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            description="Compile and copy the firmware to the Pico.")
     ap.add_argument("--port", help="serial port (default: the first USB serial device)")
     ap.add_argument("--dry-run", action="store_true", help="print the plan, change nothing")
     ap.add_argument("--bundle", metavar="DIR", help="only build the bundle into DIR")
@@ -349,7 +386,14 @@ def main(argv=None):
                     help="the device has manifest.py frozen in: copy main/boot/board only")
     ap.add_argument("--mpy-cross", default=MPY_CROSS)
     ap.add_argument("--package-json", action="store_true", help="rewrite package.json")
+    ap.add_argument("--probe-script", action="store_true",
+                    help="print the MicroPython code that lists a device (see below)")
     a = ap.parse_args(argv)
+    if a.listing and not a.dry_run:
+        ap.error("--listing only goes with --dry-run")
+    if a.probe_script:
+        sys.stdout.write(PROBE.lstrip())
+        return 0
     try:
         if a.package_json:
             with open(os.path.join(ROOT, "package.json"), "w") as f:
@@ -362,11 +406,15 @@ def main(argv=None):
             return 0
         tool = mpy_cross_abi(a.mpy_cross)
         if a.listing:
-            if not a.dry_run:
-                raise DeployError("--listing only goes with --dry-run")
-            with open(a.listing) as f:
-                dev = parse_probe(f.read())
+            try:
+                with open(a.listing) as f:
+                    dev = parse_probe(f.read())
+            except OSError as e:
+                raise DeployError("cannot read --listing %s: %s" % (a.listing, e.strerror))
             port = a.listing
+        elif a.dry_run and not a.port and not has_port():
+            dev = fresh_device(tool)
+            port = "a freshly flashed Pico (none is plugged in; --listing FILE: see --help)"
         else:
             port = a.port or find_port()
             dev = probe(port)

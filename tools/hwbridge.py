@@ -93,9 +93,10 @@ def start(script, heap="64k", cwd=None, args=()):
     env = dict(os.environ)
     env["MICROPYPATH"] = mpy_build.micropypath(app=True)
     mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    # its own session: Ctrl-C reaches the host tool, which ends the VM and reports
     return subprocess.Popen([mp, "-X", "heapsize=" + heap, script] + list(args),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
-                            bufsize=1, cwd=cwd or ROOT)
+                            bufsize=1, cwd=cwd or ROOT, start_new_session=True)
 
 
 def pump(proc, bridge, on_output=None, on_request=None):
@@ -130,13 +131,24 @@ def serve(script, heap="64k", n_displays=8, dwell=40):
     return rc, out, w
 
 
+def _heap_size(text):
+    t = text.lower()
+    if not (t[:-1].isdigit() and t[-1:] in ("k", "m")) and not t.isdigit():
+        import argparse
+        raise argparse.ArgumentTypeError("must be a size such as 64k or 1m, not %r" % text)
+    return t
+
+
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    heap = "64k"
-    if args[:1] == ["--heap"]:
-        heap = args[1]
-        args = args[2:]
-    rc, out, w = serve(args[0], heap)
+    import cli
+    ap = cli.ArgumentParser(prog="hwbridge.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--heap", default="64k", type=_heap_size,
+                    help="the VM's -X heapsize (default 64k)")
+    ap.add_argument("script", help="a MicroPython script using boards.simdev.remote")
+    a = ap.parse_args()
+    if not os.path.isfile(a.script):
+        cli.fail("hwbridge.py", "no such script: %s" % a.script)
+    rc, out, w = serve(a.script, a.heap)
     print("\n".join(out))
     print("models: violations %d, display bytes %d, pn532 bytes %d, sim ms %.1f"
           % (len(w.violations()), sum(d.stats.wire_bytes() for d in w.displays),

@@ -72,4 +72,8 @@ def micropypath(app=False):
 
 
 if __name__ == "__main__":
-    print(micropypath("--app" in sys.argv))
+    import cli
+    ap = cli.ArgumentParser(prog="mpy_build.py", description="Compile the drivers (and with "
+                            "--app the firmware) to .mpy; print the MICROPYPATH to use.")
+    ap.add_argument("--app", action="store_true", help="also firmware/ and boards/")
+    print(micropypath(ap.parse_args().app))

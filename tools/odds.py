@@ -128,10 +128,13 @@ def shoe_counts(packs=1, remove=()):
     for code in remove:
         rank, suit = parse_card(code)
         seen[rank + suit] = seen.get(rank + suit, 0) + 1
-        if seen[rank + suit] > packs:
-            raise OddsError("card %s removed %d times but %d pack(s) hold only %d"
-                            % (code, seen[rank + suit], packs, packs))
         counts[rank_index(rank)] -= 1
+    for card, times in seen.items():     # all counted first: the message gives the total
+        if times > packs:
+            name = ("10" if card[0] == "T" else card[0]) + card[1]
+            raise OddsError("card %s removed %d times but %d pack%s hold%s only %d"
+                            % (name, times, packs, "s" if packs > 1 else "",
+                               "" if packs > 1 else "s", packs))
     return counts
 
 
@@ -348,11 +351,17 @@ def _shoe_from_args(args):
 
 
 def _describe(counts, args):
+    lines = ["dealer rule: %s" % args.dealer.strip().lower()]
+    if args.upcard:                      # the shoe the dealer draws from: without that card
+        u = rank_index(args.upcard)
+        counts = list(counts)
+        counts[u] -= 1
+        given = args.upcard.strip().upper()
+        lines.append("dealer's first card: %s%s" % (given, " (a ten-value, T)"
+                                                     if RANKS[u] == "T" and given != "T" else ""))
     shoe = ",".join("%s=%d" % (r, c) for r, c in zip(RANKS, counts))
-    lines = ["dealer rule: %s" % args.dealer.strip().lower(),
-             "shoe (%d cards): %s" % (sum(counts), shoe)]
-    if args.upcard:
-        lines.append("given dealer's first card: %s" % RANKS[rank_index(args.upcard)])
+    lines.append("shoe %s(%d cards): %s" % ("after the first card " if args.upcard else "",
+                                            sum(counts), shoe))
     return lines
 
 

@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Replay a table transcript and print the JSON document of TRANSCRIPT.md.
+# Help text as a constant: MicroPython keeps no module docstrings.
+HELP = """usage: replay.py [-h] TRANSCRIPT
+
+Replay a table transcript and print the JSON document of TRANSCRIPT.md.
 
     python3 tools/replay.py FILE        (also: micropython tools/replay.py FILE)
 
@@ -57,10 +60,18 @@ def _replay_file(path, on_reject=None, on_deal=None):
 
 def main(argv, out=None):
     out = out or sys.stdout
-    if len(argv) != 2:
-        sys.stderr.write("usage: replay.py TRANSCRIPT\n")
+    args = argv[1:]
+    if args and args[0] in ("-h", "--help"):
+        out.write(HELP)
+        return 0
+    if len(args) != 1:
+        sys.stderr.write("replay: error: give one transcript file, not %d arguments "
+                         "(see replay.py --help)\n" % len(args))
         return 2
-    path = argv[1]
+    path = args[0]
+    if path.startswith("-") and path != "-":
+        sys.stderr.write("replay: error: unknown option %s (see replay.py --help)\n" % path)
+        return 2
     rejected = []
     try:
         engine = _replay_file(path, lambda n, t, e: rejected.append((n, t, e)))

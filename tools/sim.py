@@ -20,20 +20,21 @@ changes; frames go to out/frames/*.png and out/table.gif; the session's ledger e
   table commands (".deal QH", ".again", ".two", ".fast", ".plug", ".power"); Ctrl-P pulls
   the plug, Ctrl-O powers on; casino: Space same bets, digits a bet, Esc leaves; q quits.
 """
-import argparse
 import os
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import cli  # noqa: E402
 import simtable as S  # noqa: E402
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = cli.ArgumentParser(prog="sim.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--seats", type=int, default=4,
+                    help="2-8, the banker included (casino: players, 1-7); default 4")
     ap.add_argument("--preset", default="table", choices=("table", "classic", "casino"))
     ap.add_argument("--speed", type=float, default=1.0)
     ap.add_argument("--heap", default="192k")
@@ -42,7 +43,11 @@ def parse_args(argv):
     ap.add_argument("--interactive", action="store_true")
     ap.add_argument("--out", default=os.path.join(ROOT, "out"))
     ap.add_argument("--no-images", action="store_true")
-    return ap.parse_args(argv)
+    a = ap.parse_args(argv)
+    cli.check_seats("sim.py", a.preset, a.seats, a.banker)   # else the table stays stopped
+    if a.speed < 0 or a.deals < 0:
+        ap.error("--speed and --deals must not be negative")
+    return a
 
 
 class Terminal:
@@ -116,25 +121,40 @@ def main(argv):
             img = S.table_image(runner.world, screens, 2, "event %d: next %s" % (
                 k, driver.events[k] if not driver.events[k].startswith("card") else "card"))
             img.save(os.path.join(frames_dir, "frame_%04d.png" % k))
-            gif.append(S.table_image(runner.world, screens, 1))
+            gif.append(img)
 
     driver.on_action = on_action
     runner.pace = pace
     runner.on_frame = on_frame
-    rc, _ = runner.run()
+    interrupted = False
+    try:
+        rc, _ = runner.run()
+    except S.TableStopped as e:
+        if runner.proc is not None and runner.proc.poll() is None:
+            runner.proc.kill()
+        print("sim: %s" % e)
+        return 1
+    except KeyboardInterrupt:            # Ctrl-C: end the VM, show the ledger so far
+        if runner.proc is not None and runner.proc.poll() is None:
+            runner.proc.kill()
+            runner.proc.wait()
+        interrupted = True
+        rc = 0
+        print("\nsim: interrupted (Ctrl-C) after %d of %d events" % (max(0, driver.acked),
+                                                                     total))
     term.frame(force=True)
     real = time.monotonic() - t_real
     if not a.no_images and runner.world is not None:
         final = S.table_image(runner.world, screens, 2, "final")
         final.save(os.path.join(out, "table_final.png"))
-        gif.append(S.table_image(runner.world, screens, 1))
+        gif.append(final)                # the GIF's frames are the PNG frames, full size
         gif[0].save(os.path.join(out, "table.gif"), save_all=True, append_images=gif[1:],
                     duration=[250] * (len(gif) - 1) + [3000], loop=0, optimize=False)
     if rc != 0:
         print("\n".join(driver.output[-15:]))
         print("sim: the firmware exited with status %d" % rc)
         return 1
-    if not driver.done:
+    if not driver.done and not interrupted:
         print("sim: the session did not finish")
         return 1
     print()
@@ -142,13 +162,16 @@ def main(argv):
         print(screens.tiled_text())
     files = S.history_files(flash)
     path = files[-1] if files else os.path.join(flash, "journal.txt")
+    if not os.path.exists(path):         # interrupted before the table started
+        return 130 if interrupted else 1
     led = S.ledger(path)
     print("session ledger (tools/replay.py %s):" % os.path.relpath(path, ROOT))
     counted = sum(1 for d in led["deals"] if d["counted"])
     print("  deals played %d (counted %d), rejected events %d" % (
         len(led["deals"]), counted, len(led["events"])))
     for s, bal in led["balances"].items():
-        print("  seat %s  %+d%s" % (s, bal, "  WINNER" if int(s) in led["winners"] else ""))
+        who = "dealer (the house; seat 0 in the ledger)" if s == "0" else "seat " + s
+        print("  %s  %+d%s" % (who, bal, "  WINNER" if int(s) in led["winners"] else ""))
     if led["kitty"]:
         print("  kitty %d" % led["kitty"])
     print("  winners: %s" % (", ".join(str(s) for s in led["winners"]) or "-"))
@@ -156,7 +179,7 @@ def main(argv):
     print("simulated %.1f s in %.1f s real; %d display bytes; refusals %d; frames in %s" % (
         runner.world.clock.ms() / 1000, real, nb, len(driver.errors),
         os.path.relpath(out, ROOT)))
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

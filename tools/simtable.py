@@ -64,6 +64,13 @@ def shadow(head, events, n):
     return e
 
 
+BOOT_LIMIT_MS = 10000
+
+
+class TableStopped(RuntimeError):
+    """The firmware never started the session (a bad settings file stops the table)."""
+
+
 class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
@@ -97,11 +104,14 @@ class Driver:
         self._shadow = None
         self._shadow_n = -1
         self.retries = 0
+        self.boot_ms = 1000
+        self.booted_at = 0
 
     def attach(self, world, push_line):
         """A (new) board after a boot or a power cut."""
         self.world = world
         self.push_line = push_line
+        self.booted_at = world.clock.ms()
         self.steps = []
         self.planned = -1
         self.acked = -1
@@ -115,10 +125,13 @@ class Driver:
         m = ACK.match(line)
         if m:
             n = int(m.group(1) or m.group(2) or m.group(3))
+            booted = self.acked < 0
             self.acked = n
             now = self.world.clock.ms() if self.world else 0
             self.ack_at.setdefault(n - 1, now)
-            self.ready_at = now + self.think
+            # after a boot, the players wait for every display to show the table (the first
+            # frame of `make sim` is then the whole table, not one half-drawn panel)
+            self.ready_at = now + (self.boot_ms if booted else self.think)
         elif line.startswith("error:") or line.startswith("!"):
             self.errors.append((self.acked, line))
         self.seen.append((self.acked, line))
@@ -207,6 +220,10 @@ class Driver:
             _, fn = self.steps.pop(0)
             fn()
         if self.acked < 0:
+            if now - self.booted_at > BOOT_LIMIT_MS:     # a stopped table never resumes
+                raise TableStopped("the table did not start within %d s (simulated): %s" % (
+                    BOOT_LIMIT_MS // 1000, next((x for x in reversed(self.output)
+                                                 if x.startswith("error:")), "no error line")))
             return
         if self.in_field is not None and self.acked > self.planned >= 0:
             self._remove_tag()
@@ -295,7 +312,8 @@ def table_image(world, screens, scale=2, caption=""):
     cols = 3
     idx = screens.indices
     rows = (len(idx) + cols - 1) // cols
-    tw, th = 128 * scale + 8, 64 * scale + 20
+    pad = 2 * scale                      # dark margin inside each border: text never touches it
+    tw, th = 128 * scale + 2 * pad + 10, 64 * scale + 2 * pad + 20
     img = Image.new("P", (cols * tw + 8, rows * th + 8 + (14 if caption else 0)), 0)
     img.putpalette([16, 16, 24, 120, 200, 255, 150, 150, 150] + [0] * 759)
     draw = ImageDraw.Draw(img)
@@ -306,8 +324,9 @@ def table_image(world, screens, scale=2, caption=""):
         d = world.displays[i]
         panel = Image.frombytes("1", (128, 64), bytes(_rows_bits(d)))
         panel = panel.resize((128 * scale, 64 * scale), Image.NEAREST)
-        img.paste(1, (x0, y0 + 12), panel)
-        draw.rectangle((x0 - 1, y0 + 11, x0 + 128 * scale, y0 + 12 + 64 * scale), outline=2)
+        img.paste(1, (x0 + pad, y0 + 12 + pad), panel)
+        draw.rectangle((x0 - 1, y0 + 11, x0 + 128 * scale + 2 * pad,
+                        y0 + 12 + 64 * scale + 2 * pad), outline=2)
     if caption:
         draw.text((8, rows * th + 6), caption, fill=2)
     return img

@@ -15,7 +15,8 @@ Players follow tools/strategies.py (`stick-on-N`, `basic` for casino); the banke
 In `table` a session ends after eight deals (T1): the next deal starts a new session with a
 random first banker (the cut, B1, is not simulated). Seats: `casino` counts player seats
 (1-7, the house deals); `table`/`classic` count every participant, the banker included
-(2-10), and "the players" are the seats other than that deal's banker.
+(2-8, as on the shoe: rules.seats_error), and "the players" are the seats other than that
+deal's banker.
 
 Report
 ------
@@ -37,7 +38,7 @@ Report
   (dealer: one outcome per deal; player hands: ratio over deals, since the hands of one
   deal share a shoe and a dealer).
 * deals per second (and player hands per second) of the simulation loop.
-* a PNG (`--plot`, default out/simulate.png, `--plot-size`, default 1000x700) drawn with
+* a PNG when asked (`--plot PATH`; `--plot-size`, default 1000x700) drawn with
   Pillow's ImageDraw: outcome frequency bars with 95% whiskers and the running EV with its
   95% band.
 
@@ -53,6 +54,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 from array import array
@@ -65,7 +67,7 @@ for _p in (_here, os.path.join(_here, "..", "firmware")):
 import engine as E  # noqa: E402
 import hands as H  # noqa: E402
 import strategies as S  # noqa: E402
-from rules import RulesError, parse_rules  # noqa: E402
+from rules import RulesError, parse_rules, seats_error  # noqa: E402
 from transcript import event_text  # noqa: E402
 
 Z95 = 1.959963984540054
@@ -389,18 +391,23 @@ class Simulation:
         sm[3] += x * s
         sm[4] += s * s
 
+    stop_requested = False               # set by Ctrl-C: stop after the deal in play
+
     def run(self, deals, progress=None):
         step = max(1, deals // self.curve_points)
         t0 = time.perf_counter()
-        while self.deals < deals:
-            if self.play_deal() and self.deals % step == 0:
-                ev, se = _ratio_from_sums(self.deals, *self._sums)
-                self.curve.append((self.deals, ev, se))
-                if progress:
-                    progress(self.deals, deals, time.perf_counter() - t0)
-            if self.voids > 10 * deals + 100:
-                raise SimulationError("almost every deal is void: the shoe keeps running out")
-        self.elapsed = time.perf_counter() - t0
+        try:
+            while self.deals < deals and not self.stop_requested:
+                if self.play_deal() and self.deals % step == 0:
+                    ev, se = _ratio_from_sums(self.deals, *self._sums)
+                    self.curve.append((self.deals, ev, se))
+                    if progress:
+                        progress(self.deals, deals, time.perf_counter() - t0)
+                if self.voids > 10 * deals + 100:
+                    raise SimulationError("almost every deal is void: the shoe keeps running "
+                                          "out")
+        finally:
+            self.elapsed = time.perf_counter() - t0
         if progress:
             progress(self.deals, deals, self.elapsed, done=True)
 
@@ -475,8 +482,31 @@ def progress_bar(stream, width=30):
 
 # ------------------------------------------------------------------ the plot
 
-_SHORT = {"five-card-trick": "5-card", "twenty-one": "21", "dealer-pontoon": "D4 loss",
-          "not-drawn": "undrawn", "ordinary": "ordin.", "royal-pontoon": "royal"}
+# Bar labels: every second label sits one row lower, so a label may be two bars wide.
+_SHORT = {"five-card-trick": "5-card trick", "twenty-one": "21", "dealer-pontoon":
+          "lost to D pontoon", "not-drawn": "not played", "royal-pontoon": "royal pontoon"}
+
+
+def bar_label(label):
+    """'P dealer-pontoon' -> 'P lost to D pontoon' (P: player hands, D: dealer/banker)."""
+    who, _, kind = label.partition(" ")
+    return who + " " + _SHORT.get(kind, kind)
+
+
+def nice_ticks(lo, hi, most=6):
+    """Round axis ticks covering [lo, hi]: a step of 1, 2, 2.5 or 5 times a power of ten,
+    at most `most` ticks; returns (ticks, decimals needed to print them)."""
+    span = max(hi - lo, 1e-12)
+    power = 10.0 ** math.floor(math.log10(span / (most - 1)))
+    for m in (1, 2, 2.5, 5, 10):
+        step = m * power
+        first = math.floor(lo / step + 1e-9)
+        last = math.ceil(hi / step - 1e-9)
+        if last - first + 1 <= most:
+            break
+    ticks = [k * step for k in range(first, last + 1)]
+    decimals = max(0, -int(math.floor(math.log10(step) + 1e-9)) + (1 if m == 2.5 else 0))
+    return ticks, decimals
 
 
 def plot(summary, curve, path, size=(1000, 700)):
@@ -502,15 +532,15 @@ def plot(summary, curve, path, size=(1000, 700)):
     bars += [("D " + k, v) for k, v in summary["dealer_outcomes"].items()]
     x0, y0, x1, y1 = margin, 30, w - 10, top_h - 30
     ymax = max([(v["ci95"][1] if v.get("ci95") else (v["p"] or 0)) for _, v in bars] + [0.01])
-    ymax = min(1.0, ymax * 1.1)
+    ticks, decimals = nice_ticks(0.0, 100 * min(1.0, ymax))      # in percent
+    ymax = ticks[-1] / 100
     d.line((x0, y1, x1, y1), fill=black)
     d.line((x0, y0, x0, y1), fill=black)
-    for i in range(5):
-        frac = ymax * i / 4
-        yy = y1 - (y1 - y0) * i / 4
+    for t in ticks:
+        yy = y1 - (y1 - y0) * (t / 100) / ymax
         d.line((x0 - 4, yy, x0, yy), fill=black)
-        d.text((2, yy - 6), "%.0f%%" % (100 * frac) if ymax > 0.1 else "%.1f%%" % (100 * frac),
-               fill=black, font=font)
+        d.line((x0 + 1, yy, x1, yy), fill=(235, 235, 235))
+        d.text((2, yy - 6), "%.*f%%" % (decimals, t), fill=black, font=font)
     n = max(1, len(bars))
     slot = (x1 - x0) / n
     for i, (label, v) in enumerate(bars):
@@ -528,10 +558,8 @@ def plot(summary, curve, path, size=(1000, 700)):
             d.line((cx, ylo, cx, yhi), fill=black)
             d.line((cx - 3, ylo, cx + 3, ylo), fill=black)
             d.line((cx - 3, yhi, cx + 3, yhi), fill=black)
-        short = label
-        for long_name, abbr in _SHORT.items():
-            short = short.replace(long_name, abbr)
-        d.text((bx, y1 + 3 + (i % 2) * 11), short, fill=black, font=font)
+        short = bar_label(label)
+        d.text((bx, y1 + 3 + (i % 2) * 12), short, fill=black, font=font)
     d.text((x0 + 5, y0 - 14), "outcome frequency (P = player hands, D = dealer/banker), "
            "whiskers: 95% CI", fill=black, font=font)
 
@@ -554,6 +582,8 @@ def plot(summary, curve, path, size=(1000, 700)):
         if hi - lo < 1e-6:
             lo -= 0.01
             hi += 0.01
+        ev_ticks, ev_decimals = nice_ticks(lo, hi, most=8)
+        lo, hi = ev_ticks[0], ev_ticks[-1]
         kmax = pts[-1][0]
 
         def X(k):
@@ -564,10 +594,10 @@ def plot(summary, curve, path, size=(1000, 700)):
             return y1 - (y1 - y0) * (val - lo) / (hi - lo)
 
         d.rectangle((x0, y0, x1, y1), outline=black)
-        for i in range(5):
-            val = lo + (hi - lo) * i / 4
+        for val in ev_ticks:
             d.line((x0, Y(val), x1, Y(val)), fill=grey)
-            d.text((2, Y(val) - 6), "%+.3f" % val, fill=black, font=font)
+            d.text((2, Y(val) - 6), "%+.*f" % (ev_decimals, val) if abs(val) > 1e-12
+                   else "0", fill=black, font=font)
         band_hi = [(X(k), Y(ev + Z95 * se)) for k, ev, se in pts if se is not None]
         band_lo = [(X(k), Y(ev - Z95 * se)) for k, ev, se in pts if se is not None]
         if len(band_hi) >= 2:
@@ -602,7 +632,7 @@ def _build_parser():
     p.add_argument("--deals", default="10000", help="deals to play (default 10000)")
     p.add_argument("--seats", default=None,
                    help="casino: player seats 1-7 (default 5); table/classic: participants "
-                        "2-10, the banker included (default 5)")
+                        "2-8, the banker included (default 5)")
     p.add_argument("--packs", default=None, help="packs 1-8 (default: the preset's, C1)")
     p.add_argument("--strategy", default=None,
                    help="players: stick-on-N or basic (casino; default basic there, "
@@ -614,9 +644,10 @@ def _build_parser():
     p.add_argument("--reshuffle-every-deal", action="store_true",
                    help="a freshly shuffled shoe (a fresh engine) for every deal")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--plot", default="out/simulate.png",
-                   help="PNG path (default out/simulate.png)")
-    p.add_argument("--no-plot", action="store_true", help="do not write the PNG")
+    p.add_argument("--plot", default=None, metavar="PNG",
+                   help="write the chart to this PNG (e.g. out/simulate.png); none without it")
+    p.add_argument("--no-plot", action="store_true",
+                   help="write no PNG even with --plot (the default is none)")
     p.add_argument("--plot-size", default="1000x700", help="PNG size WxH (default 1000x700)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -647,10 +678,11 @@ def configure(argv):
     deals = _int(args.deals, "--deals", 1, 10 ** 9)
     if args.seats is None:
         seats = 5
-    elif casino:
-        seats = _int(args.seats, "--seats", 1, 7)
     else:
-        seats = _int(args.seats, "--seats (the banker included)", 2, 10)
+        seats = _int(args.seats, "--seats", 0, 99)
+        why = seats_error(rules.preset, seats)
+        if why:
+            raise UsageError("--seats: " + why)
     packs = _int(args.packs, "--packs", 1, 8) if args.packs is not None else 0
     stake = _int(args.stake, "--stake", rules.stake_min, rules.stake_max)
     seed = _int(args.seed, "--seed", 0, 2 ** 63)
@@ -713,16 +745,34 @@ def main(argv=None):
         sys.stderr.write("simulate.py: error: %s\n" % exc)
         return 2
     show = args.progress if args.progress is not None else sys.stderr.isatty()
+
+    def ctrl_c(signum, frame):           # the first Ctrl-C ends the run after this deal
+        if sim.stop_requested:
+            raise KeyboardInterrupt
+        sim.stop_requested = True
+    signal.signal(signal.SIGINT, ctrl_c)
     try:
         sim.run(deals, progress_bar(sys.stderr) if show else None)
+    except KeyboardInterrupt:            # a second Ctrl-C: leave now
+        sys.stderr.write("\nsimulate.py: interrupted\n")
+        return 130
     except UsageError as exc:
         sys.stderr.write("simulate.py: error: %s\n" % exc)
         return 2
     except SimulationError as exc:
         sys.stderr.write("simulate.py: bug: %s\n" % exc)
         return 1
+    interrupted = sim.stop_requested
+    if interrupted:
+        sys.stderr.write("%ssimulate.py: interrupted after %d of %d deals: the report covers "
+                         "those\n" % ("\n" if show else "", sim.deals, deals))
+        if sim.deals == 0:
+            return 130
     summary = sim.summary()
-    if not args.no_plot:
+    summary["interrupted"] = interrupted
+    if args.no_plot:
+        args.plot = None
+    if args.plot:
         plot(summary, sim.curve, args.plot, args.size)
         summary["plot"] = args.plot
         summary["plot_size"] = list(args.size)
@@ -730,9 +780,11 @@ def main(argv=None):
         print(json.dumps(summary))
     else:
         print(format_text(summary))
-        if not args.no_plot:
+        if interrupted:
+            print("interrupted (Ctrl-C) after %d of %d deals" % (sim.deals, deals))
+        if args.plot:
             print("plot: %s (%dx%d)" % (args.plot, args.size[0], args.size[1]))
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

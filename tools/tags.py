@@ -26,10 +26,13 @@ Try it without hardware (the simulated board, 52 blank tags, then a check of the
     .venv/bin/python tools/tags.py write --command \\
         ".venv/bin/python host_tests/mp/tags_device.py $(echo blank:{0..51})"
 """
-import argparse
+import os
 import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli  # noqa: E402
 
 END_KINDS = ("done", "stopped")
 
@@ -58,8 +61,10 @@ class ProcessLine:
 
     def __init__(self, command, cwd=None):
         args = shlex.split(command) if isinstance(command, str) else list(command)
+        # its own session: Ctrl-C at the terminal reaches this tool, which stops the run
+        # and reads the summary, not the shoe process
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1, cwd=cwd)
+                                  text=True, bufsize=1, cwd=cwd, start_new_session=True)
 
     def write_line(self, text):
         self.p.stdin.write(text + "\n")
@@ -98,27 +103,27 @@ def run(line, mode, first=None, count=None, show=print, verbose=False):
     while True:
         try:
             text = line.read_line()
-        except KeyboardInterrupt:
+            if not text.startswith("tags: "):
+                if verbose and text:
+                    show(text)
+                continue
+            payload = text[6:]
+            got.append(payload)
+            show(payload)
+            kind = payload.split(" ", 1)[0]
+            if kind == "error" and len(got) == 1:
+                return 2, got                    # the request itself was refused
+            if kind in END_KINDS:
+                return status(got), got
+        except KeyboardInterrupt:            # Ctrl-C (wherever it lands): the shoe's summary
             if stopping:
                 raise
             stopping = True
+            show("tags.py: stopping: the shoe sends its summary (Ctrl-C again to leave now)")
             line.write_line("tags stop")
-            continue
         except EOFError as e:
             show("tags.py: %s" % e)
             return 2, got
-        if not text.startswith("tags: "):
-            if verbose and text:
-                show(text)
-            continue
-        payload = text[6:]
-        got.append(payload)
-        show(payload)
-        kind = payload.split(" ", 1)[0]
-        if kind == "error" and len(got) == 1:
-            return 2, got                    # the request itself was refused
-        if kind in END_KINDS:
-            return status(got), got
 
 
 def status(payloads):
@@ -134,25 +139,93 @@ def status(payloads):
     return 0
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=("write", "enroll", "check"))
-    ap.add_argument("--from", dest="first", help="first card (deck order), e.g. AH")
-    ap.add_argument("--count", type=int, help="cards to do (check: tags to read)")
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--port", help="the shoe's serial port, e.g. /dev/ttyACM0")
-    g.add_argument("--command", help="run this command and talk to it instead of a port")
-    ap.add_argument("--verbose", action="store_true", help="also show the shoe's other lines")
+MODE_HELP = {
+    "write": ("write each blank card's tag with its card",
+              "Write an NDEF Text record (\"AH\", \"10S\", as phone apps write it) on each "
+              "blank stickered card, in deck order from --from (AS 2S .. KS, AH .. KH, AD .. "
+              "KD, AC .. KC). The banker's display names the card to place; every record is "
+              "read back; a card already holding another card, other data or a read-only tag "
+              "is refused and the same card is asked for again."),
+    "enroll": ("record read-only tags' UIDs as cards (uidmap.txt)",
+               "For tags that cannot be written: record each tag's UID as the next card in deck "
+               "order in uidmap.txt on the shoe (then set uid_map = uidmap.txt in "
+               "settings.txt). The tags are left unchanged."),
+    "check": ("read a finished deck and report what is missing",
+              "Read the cards one by one: each card seen, duplicates, unknown tags (blank, "
+              "other data, a text/UID-map conflict), then a summary with the missing cards. "
+              "Ends by itself after --count tags or when all 52 cards were seen; Ctrl-C stops "
+              "it and still prints the summary."),
+}
+
+
+def _card(text):
+    """argparse type: a card code in deck order, e.g. AH or 10S."""
+    import argparse
+    firmware = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from cards import parse_card
+    if parse_card(text.upper()) < 0:
+        raise argparse.ArgumentTypeError("not a card: %r (e.g. AH, 10S, QD)" % text)
+    return text.upper()
+
+
+def parse_args(argv=None):
+    shared = cli.ArgumentParser(add_help=False)
+    g = shared.add_mutually_exclusive_group()
+    g.add_argument("--port", help="the shoe's serial port, e.g. /dev/ttyACM0 (default: the "
+                   "first USB serial device)")
+    g.add_argument("--command", help="run this command and talk to it instead of a port "
+                   "(the simulated shoe: host_tests/mp/tags_device.py)")
+    shared.add_argument("--verbose", action="store_true",
+                        help="also show the shoe's other lines")
+    ap = cli.ArgumentParser(prog="tags.py", description=__doc__.split("\n")[0],
+                            epilog="`tags.py MODE --help` says what each mode does.")
+    sub = ap.add_subparsers(dest="mode", metavar="MODE", required=True,
+                            parser_class=cli.ArgumentParser)
+    for mode in ("write", "enroll", "check"):
+        short, long_text = MODE_HELP[mode]
+        sp = sub.add_parser(mode, parents=[shared], help=short, description=long_text,
+                            prog="tags.py " + mode)
+        if mode != "check":
+            sp.add_argument("--from", dest="first", type=_card,
+                            help="first card in deck order, e.g. AH (default AS)")
+        sp.add_argument("--count", type=cli.count,
+                        help="tags to read (default: until all 52 cards were seen)"
+                        if mode == "check" else
+                        "cards to do (default: from --from to the end of the deck)")
     a = ap.parse_args(argv)
+    a.first = getattr(a, "first", None)
+    return a
+
+
+def open_line(a):
+    """The line to the shoe; a one-line error (exit 2) when it cannot be opened."""
     if a.command:
-        line = ProcessLine(a.command)
-    else:
-        port = a.port
-        if port is None:
-            port = find_port()
-        line = SerialLine(port)
+        try:
+            return ProcessLine(a.command)
+        except (OSError, ValueError) as e:
+            cli.fail("tags.py", "cannot run --command %r: %s" % (
+                a.command, e.strerror if isinstance(e, OSError) and e.strerror else e))
+    port = a.port
+    if port is None:
+        port = find_port()
+    try:
+        return SerialLine(port)
+    except Exception as e:  # noqa: BLE001 - pyserial's SerialException, ValueError, OSError
+        cli.fail("tags.py", "cannot open %s: %s" % (port, str(e).splitlines()[0] if str(e)
+                                                      else type(e).__name__))
+
+
+def main(argv=None):
+    a = parse_args(argv)
+    line = open_line(a)
     try:
         rc, _ = run(line, a.mode, a.first, a.count, verbose=a.verbose)
+    except KeyboardInterrupt:            # a second Ctrl-C: leave without waiting
+        sys.stderr.write("tags.py: interrupted before the shoe's summary\n")
+        rc = 130
     finally:
         line.close()
     return rc
@@ -164,7 +237,8 @@ def find_port():
     for p in sorted(serial.tools.list_ports.comports()):
         if p.vid is not None and p.pid is not None:
             return p.device
-    raise SystemExit("tags.py: no USB serial device found; give --port")
+    cli.fail("tags.py", "no USB serial device found: plug the shoe in, or give --port "
+             "(or --command for the simulated shoe)")
 
 
 if __name__ == "__main__":

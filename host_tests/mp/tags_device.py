@@ -15,7 +15,8 @@
 #               (prints "sim: card QH" / "sim: anomaly ..." and "sim: dealt N");
 #   "sim dump"  prints "sim: tag UIDHEX USERHEX" for every pile tag;
 #   "sim quit" or end of input: exit.
-# Other output: "sim: pile empty" once when the TagMode wants a tag and none is left.
+# Other output: "sim: pile empty: ..." once when the TagMode wants a tag and none is left;
+# the operator then stops the run ("tags stop": the summary follows), so it always ends.
 import sys
 
 if sys.implementation.name == "cpython":
@@ -74,8 +75,10 @@ class Operator:
         if need == tagmode.NEED_TAG and not field:
             if self.cur >= len(self.pile):
                 if not self.empty_said and self.tm.active:
+                    # as a person with no card left would: stop the run (its summary follows)
                     self.empty_said = True
-                    return "sim: pile empty"
+                    self.tm.stop()
+                    return "sim: pile empty: the operator stops the run"
                 return None
             self.wait += 1
             if self.wait >= self.delay:
@@ -196,6 +199,10 @@ class Shoe:
                 s = self.op.step()
                 if s:
                     self.say(s)
+                    out = self.tm.poll()     # the operator may have stopped the run
+                    while out is not None:
+                        self.say(out)
+                        out = self.tm.poll()
             self.w.clock.advance_us(1000)
         v = self.w.violations()
         if v:

@@ -1,0 +1,85 @@
+"""What `make sim` shows a person: the first frame is the whole table, text keeps clear of
+each panel's border, the GIF is as large and readable as the PNG frames, and the banker
+display explains the `x` of a bust stake where it shows one."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from conftest import ROOT
+
+import simtable as S
+
+PAD = 4          # scale 2: two display pixels of margin inside each border
+
+
+def run_sim(out):
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--speed", "0",
+                        "--preset", "classic", "--seats", "3", "--deals", "1", "--out", out],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    return p
+
+
+def panels(img, n):
+    """(x0, y0) of each panel's content area in a scale-2 table image."""
+    tw, th = 128 * 2 + 2 * PAD + 10, 64 * 2 + 2 * PAD + 20
+    return [(8 + (k % 3) * tw + PAD, 8 + (k // 3) * th + 12 + PAD) for k in range(n)]
+
+
+def lit_rows(img, x0, y0):
+    px = img.load()
+    return [y for y in range(64 * 2) if any(px[x0 + x, y0 + y] == 1 for x in range(256))]
+
+
+def test_frames_and_gif(tmp_path):
+    from PIL import Image
+    out = str(tmp_path / "out")
+    run_sim(out)
+    frames = sorted(os.listdir(os.path.join(out, "frames")))
+    first = Image.open(os.path.join(out, "frames", frames[0]))
+    assert first.mode == "P"
+    for k, (x0, y0) in enumerate(panels(first, 4)):      # three seats and the banker
+        rows = lit_rows(first, x0, y0)
+        # every panel shows its header and at least one more line (not "Seat 1 0" alone)
+        assert rows and rows[0] < 16 and rows[-1] > 40, (k, rows[:3], rows[-3:])
+    px = first.load()
+    for x0, y0 in panels(first, 4):                      # the margin under the top border
+        assert px[x0 - PAD - 1, y0 - PAD - 1] == 2        # the border itself
+        for y in range(y0 - PAD, y0):
+            assert all(px[x, y] == 0 for x in range(x0 - PAD, x0 + 256 + PAD))
+    gif = Image.open(os.path.join(out, "table.gif"))
+    assert gif.size == first.size and gif.size[0] >= 800
+    assert gif.n_frames == len(frames) + 1               # every frame, then the final table
+
+
+def test_the_banker_display_explains_a_bust_x():
+    head, events = S.script_session("table", 4, 1)
+    d = S.Driver(head, events, seed=1)
+    screens = S.Screens(4)
+    flash = tempfile.mkdtemp()
+    S.fresh_flash(flash, S.settings_text("table", 4))
+    runner = S.InProcess(flash, d, screens)
+    runner.boot()
+    runner.run()
+    shown = 0
+    for _, i, lines in screens.history:
+        if i == 8 and any(re.search(r"S\d+:\d+x", ln) for ln in lines):
+            shown += 1
+            assert "x: bust, stake lost" in lines, lines
+    assert shown > 0                                     # the session has busts to explain
+
+
+def test_a_stopped_table_ends_the_run_with_its_error_instead_of_hanging():
+    import pytest
+    head, events = S.script_session("table", 4, 1)
+    d = S.Driver(head, events, seed=1)
+    flash = tempfile.mkdtemp()
+    S.fresh_flash(flash, "seats = 9\n")                  # what --seats 9 used to write
+    runner = S.InProcess(flash, d)
+    runner.boot()
+    with pytest.raises(S.TableStopped) as e:
+        runner.run()
+    assert "settings.txt: seats must be 2 to 8, the banker included, not 9" in str(e.value)
