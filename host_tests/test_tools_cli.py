@@ -23,6 +23,9 @@ NOT_COMMANDS = {
     "simtable.py": "the simulated table (driver, screens, pictures) that sim.py and "
                    "bench_app.py import",
     "strategies.py": "player and banker strategies that simulate.py imports",
+    "livetable.py": "the live simulated table (VM, chip models, plug) that play.py and "
+                    "sim.py --interactive drive",
+    "liveterm.py": "the live terminal view that sim.py --interactive runs",
     "vm/sim_main.py": "main.py of the simulated board: the MicroPython VM runs it under "
                       "tools/hwbridge.py, never a person",
 }
