@@ -75,6 +75,7 @@ class Table:
         self.pages = 8
         self.tm = None                   # tag mode (tagmode.TagMode), made on first use
         self.tm_busy = False
+        self.web = None                  # web.Web on a board with a network (web.py)
 
     # ------------------------------------------------------------------ output
     def say(self, text):
@@ -230,6 +231,8 @@ class Table:
             self._replay()              # the event never happened
             return "the journal could not be written (%s): event not taken" % x
         self.nev += 1
+        if self.web is not None:
+            self.web.on_event(ev, slot, up, card)
         if ev == E.EV_CARD:
             text = self._card_text(card, ph, slot, up)
         else:
@@ -744,6 +747,11 @@ class Table:
             hl = V.banker_view(e, self.ui, buf)
         else:
             hl = V.seat_view(e, self.ui, i + 1, buf)
+            if self.web is not None:     # the seat's code for its phone page, if room
+                for k in (7, 5, 4):
+                    if not buf[k]:
+                        buf[k] = "Phone code " + self.web.code(i + 1)
+                        break
         if self.pages == 4:
             # 128x32 panels: the header, the current hand, the prompt and the action line
             buf[1] = buf[hl] if 1 <= hl <= 4 else buf[1]
@@ -755,6 +763,9 @@ class Table:
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
+        if not self.settings.seat_displays:
+            d &= 1 << BANKER_DISPLAY     # phones are the seat displays (web.py)
+            self.dirty = d
         if self.tm_busy:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
         if not d:
@@ -824,6 +835,12 @@ class Table:
             self.min_free = f
 
     def run(self):
+        net = None
+        if self.settings.web and hasattr(self.board, "make_network"):
+            net = self.board.make_network(self.settings)
+        if net is not None:
+            import web                   # lazily: only a board with a network pays for it
+            web.run(self, net)
         while not self.stop:
             if not self.step():
                 drvtime.sleep(0.001)
