@@ -37,6 +37,13 @@ PRESETS = ("table", "classic", "casino")
 _sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
 
 
+def lock_s(wrong):
+    """Seconds code entry stays locked after the `wrong`-th wrong code."""
+    if wrong <= FREE_WRONG:
+        return 0
+    return min(LOCK_MAX_S, 1 << min(16, wrong - FREE_WRONG - 1))
+
+
 def _random_digits(n):
     try:
         from os import urandom
@@ -72,6 +79,7 @@ class Web:
         self.net = net
         self.version = 1
         self.seen = [None, None, -1, -1, None, None]
+        self.cache = [0] + [None] * 9      # version, then answer bytes per seat (0: public)
         self.codes = []
         self.tokens = []
         self.session_e = None
@@ -151,6 +159,20 @@ class Web:
         self.version += 1
 
     # ---------------------------------------------------------------- answers
+    def answer(self, seat):
+        """The JSON bytes of the public table (seat 0) or of a seat's view, made once per
+        table version and shared by every client asking (a burst of long polls waking at
+        once costs one encoding, not one each)."""
+        c = self.cache
+        if c[0] != self.version:
+            for i in range(len(c)):
+                c[i] = None
+            c[0] = self.version
+        if c[seat + 1] is None:
+            import json
+            c[seat + 1] = json.dumps(self.private(seat) if seat else self.public()).encode()
+        return c[seat + 1]
+
     def public(self):
         """The public table as a dict (JSON): what anyone at the table may see."""
         t = self.t
@@ -256,7 +278,7 @@ class Web:
             return "ok", self.tokens[seat]
         self.wrong += 1
         if self.wrong > FREE_WRONG:
-            self.locked_until = now + 1000 * min(LOCK_MAX_S, 1 << min(16, self.wrong - FREE_WRONG))
+            self.locked_until = now + 1000 * lock_s(self.wrong)
         return "wrong", 0
 
     def token_ok(self, seat, token):
@@ -265,7 +287,8 @@ class Web:
     async def changed(self, after):
         """Wait (long poll) until the table differs from version `after`, or a while."""
         waited = 0
-        while self.version == after and waited < POLL_WAIT_MS:
+        limit = min(POLL_WAIT_MS, self.timeout_ms - 1000)   # answer before the cut-off
+        while self.version == after and waited < limit:
             await _sleep_ms(POLL_MS)
             self.slices += 1
             waited += POLL_MS
@@ -377,7 +400,7 @@ def make_app(web):
     @app.get("/api/table")
     async def api_table(req):
         await web.changed(_after(req))
-        return web.public()
+        return web.answer(0), 200, JSON
 
     @app.get("/seat/<n>")
     async def seat_page(req, n):
@@ -412,7 +435,7 @@ def make_app(web):
         if not s or not web.token_ok(s, req.cookies.get("seat%d" % s, "")):
             return {"error": "open /seat/N with the seat's code first"}, 403
         await web.changed(_after(req))
-        return web.private(s)
+        return web.answer(s), 200, JSON
 
     @app.get("/history/")
     async def history_list(req):
@@ -437,6 +460,9 @@ def make_app(web):
         return Response(f, 200, {"Content-Type": "text/plain; charset=UTF-8"})
 
     return app
+
+
+JSON = {"Content-Type": "application/json", "Cache-Control": "no-store"}
 
 
 def _history_name(name):

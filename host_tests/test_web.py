@@ -130,3 +130,259 @@ def test_hidden_check_of_answers_can_fail():
     assert hidden_violations([(0, 8, '{"up": ["QH"]}')], states)       # banker's hole card
     assert hidden_violations([(0, 0, '{"mine": ["7C"]}')], states)     # seat 2's, to seat 1
     assert not hidden_violations([(0, 1, '{"mine": ["7C"]}')], states)  # seat 2's own
+
+
+# --------------------------------------------------------------------------- abuse
+def _raw(port, data, read=True, timeout=10):
+    """Send raw bytes; the answer's status line (or '' when closed without one)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        s.sendall(data)
+        if not read:
+            return ""
+        got = b""
+        while b"\r\n" not in got:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        return got.split(b"\r\n")[0].decode(errors="replace")
+    except (ConnectionResetError, BrokenPipeError):
+        return ""
+    finally:
+        s.close()
+
+
+BAD = [
+    b"HELLO\r\n\r\n",                                        # no method, URL, version
+    b"GET /\r\n\r\n",                                        # no HTTP version
+    b"\x00\xff\xfe binary \x01\r\n\r\n",
+    b"GET / HTTP/1.1\r\nno colon here\r\n\r\n",
+    b"GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n",
+    b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\n\r\n",           # a 5 KB request line
+    b"GET / HTTP/1.1\r\n" + b"X-Pad: yyyyyyyyyyyyyyyyyyyy\r\n" * 200 + b"\r\n",  # 6 KB head
+    b"POST /seat/1 HTTP/1.1\r\nContent-Length: 100000\r\n\r\n" + b"c" * 2000,
+]
+PATHS_404 = ["/history/../settings.txt", "/history/journal.txt", "/seat/9", "/seat/x",
+             "/seat/0", "/settings.txt", "/api/seat/1"]
+
+
+def _slow_client(port, seconds):
+    """A request head sent one byte every 0.2 s: the server must drop it."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    dropped = False
+    try:
+        end = time.monotonic() + seconds
+        for ch in b"GET /api/table HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"z" * 200:
+            s.sendall(bytes([ch]))
+            time.sleep(0.2)
+            if time.monotonic() > end:
+                break
+    except (ConnectionResetError, BrokenPipeError):
+        dropped = True
+    finally:
+        s.close()
+    return dropped
+
+
+def _card_latencies(wt, first):
+    """Simulated ms from each player card's tag entering the field to its seat's display
+    being written, for the cards from event `first` on."""
+    d = wt.driver
+    out = []
+    for k in range(first, len(wt.events)):
+        if not wt.events[k].startswith("card") or k not in d.put_at or k not in d.ack_at:
+            continue
+        e = d.engine_at(k)
+        slot = e.expected_card_slot()
+        seat = -1
+        if slot > 0:
+            seat = e.hand_seat(slot)
+        elif slot == -1 and e.phase == E.PH_IDLE:
+            seat = e.banker % e.seats + 1
+        if seat < 1:
+            continue
+        after = [t for t in wt.writes[seat - 1] if t >= d.ack_at[k]]
+        if after:
+            out.append(after[0] - d.put_at[k])
+    return out
+
+
+def test_bad_big_slow_and_many_requests_neither_stop_nor_slow_the_table(tmp_path):
+    wt = W.WebTable(tmp_path, seats=4, seed=3, timeout_s=3)
+    with wt:
+        port = wt.port
+        # 1. the players wait: a burst of long polls past MAX_OPEN and slow clients
+        wt.hold(20)
+        wt.wait_acked(20)
+        v = wt.json("/api/table")["v"]
+        answers = []
+
+        def long_poll():
+            try:
+                answers.append(_raw(port, b"GET /api/table?after=%d HTTP/1.0\r\n\r\n" % v))
+            except OSError as x:
+                answers.append("error %s" % x)
+        burst = [threading.Thread(target=long_poll) for _ in range(30)]
+        for th in burst:
+            th.start()
+        for th in burst:
+            th.join(60)
+        served = [a for a in answers if a.startswith("HTTP/1.0 200")]
+        closed = [a for a in answers if a == ""]
+        assert len(answers) == 30 and len(served) + len(closed) == 30, answers
+        assert 1 <= len(served) <= 30 and closed, (len(served), len(closed))
+        # 2. the players go on; bad, big, slow and many requests all along the rest
+        stop = threading.Event()
+        seen = {"bad": [], "404": [], "slow": [], "ok": 0}
+
+        def abuse():
+            try:
+                rounds(40)
+            except OSError:              # the table halted at the session's end
+                pass
+
+        def rounds(n):
+            for _ in range(n):
+                if stop.is_set():
+                    return
+                for data in BAD:
+                    seen["bad"].append(_raw(port, data))
+                for path in PATHS_404:
+                    seen["404"].append(wt.get(path)[0])
+                slow = [threading.Thread(target=lambda: seen["slow"].append(
+                    _slow_client(port, 5))) for _ in range(2)]
+                many = [threading.Thread(target=lambda: _raw(port, b"GET / HTTP/1.0\r\n\r\n"))
+                        for _ in range(20)]
+                for th in slow + many:
+                    th.start()
+                for th in slow + many:
+                    th.join(60)
+                if wt.get("/api/table")[0] == 200:
+                    seen["ok"] += 1
+        th = threading.Thread(target=abuse, daemon=True)
+        th.start()
+        first = wt.driver.acked
+        rc = wt.run_to_end()
+        stop.set()
+        th.join(120)
+    assert rc == 0, wt.tail()
+    d = wt.driver
+    assert d.done and d.acked == len(wt.events) and d.errors == []
+    files = S.history_files(wt.flash)
+    led = S.ledger(files[0])
+    e = S.shadow(wt.head, wt.events, len(wt.events))
+    assert led["balances"] == {str(s): e.balance(s) for s in range(1, e.seats + 1)}
+    assert seen["ok"] >= 1 and len(seen["bad"]) >= len(BAD)
+    for status in seen["bad"]:
+        assert status == "" or status.split()[1] in ("400", "413"), status
+    assert set(seen["404"]) == {404} or set(seen["404"]) == {403, 404}
+    assert all(seen["slow"]), "a slow client was never dropped"
+    stats = [x for x in d.output if x.startswith("# web:") and "requests" in x][0]
+    nums = dict((k, int(v)) for v, k in re.findall(
+        r"(\d+) (requests|refused|timed out|bad|most open|wrong)", stats))
+    most_slices = int(re.search(r"most slices between two steps (\d+)", stats).group(1))
+    assert nums["refused"] >= 1 and nums["timed out"] >= 1 and nums["bad"] >= len(BAD)
+    assert int(re.search(r"most open (\d+)", stats).group(1)) <= 12
+    # every connection task gets at most one slice per round of the scheduler, long polls
+    # wake once per round at most: a table step waits for at most ~2 slices per connection
+    assert most_slices <= 2 * 12 + 2, stats
+    lat = _card_latencies(wt, first)
+    assert len(lat) > 20 and max(lat) <= LATENCY_BUDGET_MS, sorted(lat)[-5:]
+    print("\n%s\nlatency while serving: %d player cards, max %.1f ms, avg %.1f ms (simulated)"
+          % (stats, len(lat), max(lat), sum(lat) / len(lat)))
+
+
+# --------------------------------------------------------------------------- seat codes
+class _Clock:
+    def __init__(self):
+        self.ms = 0
+
+    def ticks_ms(self):
+        return self.ms
+
+    def monotonic(self):
+        return self.ms / 1000
+
+    def sleep(self, s):
+        self.ms += int(s * 1000)
+
+
+class _Table:
+    def __init__(self):
+        self.e = None
+        self.nev = 0
+
+
+def test_a_seat_code_cannot_be_guessed_in_a_session():
+    """The arithmetic, run: codes are 6 digits (10^6); a guesser who tries the moment the
+    lock allows gets FREE_WRONG free tries, then locks of 1, 2, ... 256 s (9 tries, 511 s),
+    then one try per LOCK_MAX_S: 3 + 9 + 143 = 155 codes checked in a 12-hour session, so
+    P(any seat opened) <= 155 / 10^6 = 0.016%. (This guesser never hits: it skips the
+    right codes, so the count is exact.)"""
+    import drvtime
+    import web
+    clock = _Clock()
+    drvtime.use(clock)
+    try:
+        w = web.Web(_Table())
+        assert all(len(c) == 6 and c.isdigit() for c in w.codes[1:])
+        assert len(set(w.codes[1:])) > 1 and len(set(w.tokens[1:])) == 8
+        session_ms = 12 * 3600 * 1000
+        tries = 0
+        while clock.ms < session_ms:
+            seat = 1 + tries % 8
+            guess = "%06d" % (tries % 10 ** 6)
+            tries += 1
+            if guess == w.codes[seat]:
+                continue
+            what, value = w.try_code(seat, guess)
+            assert what != "ok"
+            if what == "wait":
+                clock.ms += value * 1000    # come back exactly when the lock ends
+            else:
+                clock.ms += 10              # a fast client: 100 guesses a second
+        assert w.checked <= web.FREE_WRONG + 9 + session_ms // 1000 // web.LOCK_MAX_S + 1
+        assert w.checked == 155, w.checked
+        # without the lock the same client would have checked 4.3 million codes
+        assert session_ms // 10 > 4 * 10 ** 6
+    finally:
+        drvtime.use(None)
+
+
+def test_wrong_codes_are_slowed_down_on_the_table(tmp_path):
+    import web
+    wt = W.WebTable(tmp_path, seats=4, seed=5)
+    with wt:
+        wt.hold(0)
+        codes = seat_codes(wt, 4)
+        wrong = {s: "%06d" % ((int(c) + 1) % 10 ** 6) for s, c in codes.items()}
+        for i in range(web.FREE_WRONG):
+            status, cookie, body = wt.login(2, wrong[2])
+            assert status == 403 and cookie is None and b"Wrong code" in body
+        status, cookie, _ = wt.login(3, wrong[3])          # sets a 1 s lock
+        assert status == 403 and cookie is None
+        # the lock holds every seat's entry, the right code included, and says how long
+        status, headers, body = wt.get("/seat/2", {
+            "Content-Type": "application/x-www-form-urlencoded"}, "POST", "code=" + codes[2])
+        assert status == 429 and "Set-Cookie" not in headers
+        assert headers["Retry-After"] == "1" and b"wait 1 s" in body
+        # nothing private without the seat's cookie; another seat's cookie opens nothing
+        assert wt.get("/api/seat/2")[0] == 403
+        t0 = wt.world.clock.ms()
+        wt.wait(lambda: wt.world.clock.ms() > t0 + 1100, "1 s on the table's clock")
+        status, cookie, _ = wt.login(2, codes[2])
+        assert status == 303 and cookie.startswith("seat2=")
+        assert wt.get("/api/seat/2", {"Cookie": cookie})[0] == 200
+        assert wt.get("/api/seat/3", {"Cookie": "seat3=" + cookie.split("=")[1]})[0] == 403
+        # every further wrong code doubles the lock: 2, 4, 8 s
+        for n, wait_s in ((5, 2), (6, 4), (7, 8)):
+            wt.wait(lambda: wt.login(4, wrong[4])[0] == 403, "the lock to end", 120)
+            assert web.lock_s(n) == wait_s
+            status, headers, _ = wt.get("/seat/4", {
+                "Content-Type": "application/x-www-form-urlencoded"}, "POST", "code=1")
+            assert status == 429 and int(headers["Retry-After"]) in (wait_s, wait_s - 1)
+        wt.bridge.push_line("halt")
+        wt.wait_line("# loops")
+    stats = [x for x in wt.driver.output if x.startswith("# web:") and "requests" in x][0]
+    assert "codes checked 8, wrong 7" in stats, stats
