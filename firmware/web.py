@@ -187,8 +187,10 @@ class Web:
         ended = ph == E.PH_IDLE and e.deals_ended > 0 or ph == E.PH_OVER
         out["preset"] = PRESETS[e.rules.preset]
         out["phase"] = PHASES[ph]
-        out["deal"] = V.deal_number(e)
-        out["banker"] = 0 if e.casino else V.deal_banker(e)
+        out["deal"] = e.deals if ph == E.PH_OVER else V.deal_number(e)
+        # in a deal its banker; between deals the next one (N2 may have moved the bank)
+        out["banker"] = 0 if e.casino or ph == E.PH_CUT else (
+            V.deal_banker(e) if e.in_deal() else e.banker)
         out["prompt"] = V.prompt(e, t.ui)
         out["banker_display"] = buf
         if e.rules.shoot:

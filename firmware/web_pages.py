@@ -3,7 +3,7 @@
 # it; the seat page adds the seat's own display lines and hands.
 _HEAD = """<!doctype html><html><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width,initial-scale=1">
-<title>Pontoon</title><style>
+<title>Pontoon</title><link rel=icon href="data:,"><style>
 body{font:16px system-ui,sans-serif;margin:0;background:#0b5d2a;color:#fff}
 main{max-width:640px;margin:auto;padding:8px}h1{font-size:20px;margin:4px 0}
 .box{background:#0e4d25;border-radius:8px;padding:8px;margin:8px 0}
@@ -18,11 +18,12 @@ white-space:pre-wrap}a{color:#ffd54a}
 _JS = """<script>
 var v=0;function $(i){return document.getElementById(i)}
 function c(n){var r=/[HD]$/.test(n)?' r':'';return '<span class="c'+r+'">'+n+'</span>'}
-function h(x){var s='';for(var i=0;i<x.up.length;i++)s+=c(x.up[i]);
-for(i=0;i<x.down;i++)s+='<span class="c d">##</span>';return s}
+function h(x){var s='';for(var i=0;i<x.down;i++)s+='<span class="c d">##</span>';
+for(i=0;i<x.up.length;i++)s+=c(x.up[i]);return s}
 function sg(n){return n>0?'+'+n:''+n}
 function draw(t){var s='';if(t.stopped){$('t').innerHTML='Stopped: '+t.stopped;return}
-s+='<div class=box><div class=p id=prompt>'+t.prompt+'</div>Deal <b id=deal>'+t.deal+
+var nx=t.phase=='idle'&&t.results?'Next: ':'';
+s+='<div class=box><div class=p id=prompt>'+t.prompt+'</div>'+nx+'Deal <b id=deal>'+t.deal+
 '</b> ('+t.preset+')'+(t.banker?' &middot; banker seat <b id=banker>'+t.banker+'</b>':'')+
 (t.kitty!=null?' &middot; kitty '+t.kitty:'')+'</div>';
 if(t.cut){s+='<div class=box>Cut for the bank: ';for(var i=0;i<t.cut.length;i++)

@@ -54,7 +54,7 @@ def check_public(t, e, k):
     """A public answer against the engine after k events."""
     assert t["events"] == k
     assert [x["balance"] for x in t["seats"]] == [e.balance(s) for s in range(1, e.seats + 1)]
-    assert t["deal"] == V.deal_number(e)
+    assert t["deal"] == (e.deals if e.phase == E.PH_OVER else V.deal_number(e))
     if e.in_deal() and e.phase != E.PH_CUT:
         players = [h for h in t["hands"] if h["seat"]]
         assert [h["seat"] for h in players] == [e.hand_seat(e.slot_at(i))
@@ -386,3 +386,120 @@ def test_wrong_codes_are_slowed_down_on_the_table(tmp_path):
         wt.wait_line("# loops")
     stats = [x for x in wt.driver.output if x.startswith("# web:") and "requests" in x][0]
     assert "codes checked 8, wrong 7" in stats, stats
+
+
+# --------------------------------------------------------------------------- the browser
+def _moments(wt):
+    """Event counts to stop at: mid-deal in the players' turns (with a seat acting), the
+    end of the first deal, and the end of the session; and the acting seat."""
+    n = len(wt.events)
+    play = seat = None
+    for k in range(n):
+        e = wt.engine_at(k)
+        if e.phase == E.PH_PLAY and e.deals >= 2 and V.acting_seat(e) and not e.card_due():
+            s = V.acting_seat(e)
+            if any(e.ncards(e.slot_at(i)) >= 3 for i in range(e.norder)):
+                play, seat = k, s
+                break
+    ended = next(k for k in range(1, n) if wt.engine_at(k).deals_ended == 1)
+    return play, seat, ended, n
+
+
+def _wait_page(wt, driver, k):
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(driver, 60).until(
+        lambda d: d.execute_script("return document.body.dataset.v") == str(k))
+
+
+def _check_table_page(driver, e):
+    from selenium.webdriver.common.by import By
+    rows = driver.find_elements(By.CSS_SELECTOR, "#seats tr")[1:]
+    assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows] == [
+        V.signed(e.balance(s)) for s in range(1, e.seats + 1)]
+    deal = e.deals if e.phase == E.PH_OVER else V.deal_number(e)
+    assert driver.find_element(By.ID, "deal").text == str(deal)
+    banker = V.deal_banker(e) if e.in_deal() else e.banker      # between deals: the next
+    assert driver.find_element(By.ID, "banker").text == str(banker)
+    hands = driver.find_elements(By.CSS_SELECTOR, "#hands tr")
+    if e.in_deal():
+        players = hands[1:]
+        assert [h.find_elements(By.TAG_NAME, "td")[2].text.split()[1] for h in players] == [
+            str(e.hand_stake(e.slot_at(i))) for i in range(e.norder)]
+        for h, i in zip(players, range(e.norder)):
+            assert len(h.find_elements(By.CSS_SELECTOR, ".c")) == e.ncards(e.slot_at(i))
+    return "\n".join(r.text for r in hands)
+
+
+def test_the_pages_in_a_browser_show_the_engine(tmp_path):
+    import os
+
+    import browser
+    from selenium.webdriver.common.by import By
+    wt = W.WebTable(tmp_path, seats=4, seed=5)
+    shots = os.path.join(W.ROOT, "out", "web")
+    os.makedirs(shots, exist_ok=True)
+    docs = os.environ.get("SHOE_DOCS_SCREENSHOTS") == "1"
+    pub = seat_b = None
+    with wt:
+        play, seat, ended, n = _moments(wt)
+        assert play and seat
+        wt.hold(0)
+        codes = seat_codes(wt, 4)
+        pub = browser.chromium(412, 900)            # a phone's width
+        seat_b = browser.chromium(412, 900)
+        try:
+            base = "http://127.0.0.1:%d" % wt.port
+            pub.get(base + "/")
+            seat_b.get(base + "/seat/%d" % seat)
+            # the seat page asks for the code; a wrong one is refused
+            box = seat_b.find_element(By.NAME, "code")
+            box.send_keys(codes[seat][::-1] if codes[seat][::-1] != codes[seat] else "000000")
+            box.submit()
+            assert "Wrong code" in seat_b.find_element(By.ID, "msg").text
+            box = seat_b.find_element(By.NAME, "code")
+            box.send_keys(codes[seat])
+            box.submit()
+            for k in sorted((play, ended, n)):
+                wt.hold(k)
+                wt.wait_acked(k)
+                e = wt.engine_at(k)
+                _wait_page(wt, pub, k)
+                text = _check_table_page(pub, e)
+                _wait_page(wt, seat_b, k)
+                shown = seat_b.execute_script(
+                    "return document.getElementById('disp').textContent").split("\n")
+                oled = wt.screen(seat - 1)[0]
+                assert len(shown) == 8 and all(
+                    a == b or (b.startswith("Phone code") and not a) for a, b in zip(
+                        shown, oled)), (shown, oled)
+                boxes = seat_b.find_elements(By.CSS_SELECTOR, "#mine .box")
+                mine = [[c.text for c in m.find_elements(By.CSS_SELECTOR, ".c")]
+                        for m in boxes]
+                slots = [e.slot_at(i) for i in range(e.norder)
+                         if e.hand_seat(e.slot_at(i)) == seat]
+                if k == play:
+                    assert mine and mine == [[S.card_name(e.card(sl, j)) for j in range(
+                        e.ncards(sl))] for sl in slots]
+                    for m, sl in zip(boxes, slots):
+                        assert " %s \u00b7 stake %d" % (V.total_text(e, sl, False),
+                                                       e.hand_stake(sl)) in m.text
+                    assert "Your turn" in shown
+                    # the public page shows none of this seat's face-down cards
+                    states = hidden_states(wt.head, wt.events)
+                    assert hidden_violations([(k, 8, text)], states) == []
+                    pub.save_screenshot(os.path.join(shots, "table.png"))
+                    seat_b.save_screenshot(os.path.join(shots, "seat.png"))
+                if k == n:
+                    best = max(e.balance(s) for s in range(1, e.seats + 1))
+                    winners = [r.text for r in pub.find_elements(By.CSS_SELECTOR, "#seats .w")]
+                    assert len(winners) == sum(1 for s in range(1, e.seats + 1)
+                                               if e.balance(s) == best)
+                    pub.save_screenshot(os.path.join(shots, "table_over.png"))
+        finally:
+            pub.quit()
+            seat_b.quit()
+    if docs:
+        import shutil
+        for name in ("table.png", "seat.png"):
+            shutil.copyfile(os.path.join(shots, name),
+                            os.path.join(W.ROOT, "docs", "web_" + name))
