@@ -672,6 +672,8 @@ class Table:
             items.append(V.M_SHOOT)
         if e.rules.shoot and not e.in_deal():
             items.append(V.M_KITTY)
+        if self.web is not None:
+            items.append(V.M_CODES)
         if e.in_deal():
             items.append(V.M_VOID)
         else:
@@ -723,8 +725,21 @@ class Table:
             why = self.tags("tags enroll")
         elif item == V.M_TAGS_CHECK:
             why = self.tags("tags check")
+        elif item == V.M_CODES:
+            self._codes_menu()
         if why:
             self.refuse(why)
+
+    def _codes_menu(self):
+        """The pages' address, then each seat's phone code, one a press (MINUS/PLUS)."""
+        ui = self.ui
+        where = self.web.net.where()
+        ui.address = where[7:].rstrip("/") if where.startswith("http://") else where
+        ui.menu = [V.M_SEAT_CODE + s for s in range(self.e.seats + 1)]
+        ui.menu_i = 0
+        ui.kind = V.K_MENU
+        ui.manual = True
+        self._all_dirty()
 
     # ------------------------------------------------------------------ displays
     def _dirty(self, i):

@@ -109,6 +109,7 @@ class Web:
         self.codes = [""] + [_random_digits(6) for _ in range(8)]
         self.tokens = [""] + [_random_hex(8) for _ in range(8)]
         self.session_e = self.t.e
+        self.t.ui.codes = self.codes
 
     def _reset_up(self):
         for i in range(len(self.up_from)):
@@ -535,6 +536,7 @@ def run(table, net):
     st = table.settings
     web = Web(table, net.port, st.web_timeout, net)
     table.web = web
+    table.ui.phones = not st.seat_displays
     table._all_dirty()                     # the seat displays get their codes
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))

@@ -312,6 +312,7 @@ class _Table:
     def __init__(self):
         self.e = None
         self.nev = 0
+        self.ui = V.UI()
 
 
 def test_a_seat_code_cannot_be_guessed_in_a_session():
@@ -503,3 +504,71 @@ def test_the_pages_in_a_browser_show_the_engine(tmp_path):
         for name in ("table.png", "seat.png"):
             shutil.copyfile(os.path.join(shots, name),
                             os.path.join(W.ROOT, "docs", "web_" + name))
+
+
+# --------------------------------------------------------------------------- phones only
+def _press(wt, name, long=False):
+    wt.bridge.push_line("press %s%s" % (name, " long" if long else ""))
+    n = len(wt.driver.output)
+    wt.wait(lambda: any(x.startswith("ok press") for x in wt.driver.output[n:]), "press")
+    time.sleep(0.3)
+
+
+def test_phones_as_seat_displays(tmp_path):
+    """seat_displays = off: no seat display is drawn; the banker's display
+    gives the pages' address and each seat's code on request and shows the amounts; the
+    seat pages carry each seat's prompts and what to pay."""
+    wt = W.WebTable(tmp_path, seats=4, seed=5, settings="seat_displays = off\n")
+    with wt:
+        wt.hold(1)                   # (an event closes the menu: let the first card in)
+        wt.wait_acked(1)
+        banker = lambda: wt.screen(8)[0]                                    # noqa: E731
+        wt.wait(lambda: banker()[6].startswith("Cut: card to seat 2"), "the banker's display")
+        _press(wt, "OK", long=True)
+        for _ in range(12):
+            if banker()[7] == "> Phone codes":
+                break
+            _press(wt, "PLUS")
+        assert banker()[7] == "> Phone codes"
+        _press(wt, "OK")
+        assert banker()[7] == "> 127.0.0.1:%d" % wt.port
+        codes = {}
+        for s in range(1, 5):
+            _press(wt, "PLUS")
+            m = re.match(r"> Seat %d code (\d{6})$" % s, banker()[7])
+            assert m, banker()
+            codes[s] = m.group(1)
+        _press(wt, "UNDO")
+        assert not banker()[7].startswith(">")
+        cookies = login_all(wt, codes)
+        # a stake being entered: its amount on the banker's display and the seat's page
+        k = next(k for k in range(len(wt.events)) if wt.engine_at(k).phase == E.PH_STAKES)
+        wt.release()
+        wt.hold(k)
+        wt.wait_acked(k)
+        e = wt.engine_at(k)
+        seat = e.next_stake_seat()
+        wt.wait(lambda: "- 1 + OK" in banker()[7], "the stake entry on the banker's display")
+        page = wt.json("/api/seat/%d" % seat, {"Cookie": cookies[seat]})
+        assert page["display"][6] == "Your stake" and "- 1 + OK" in page["display"][7]
+        # the end of the first deal: what each seat pays or gets, on its page
+        k = next(k for k in range(1, len(wt.events)) if wt.engine_at(k).deals_ended == 1)
+        wt.release()
+        wt.hold(k)
+        wt.wait_acked(k)
+        e = wt.engine_at(k)
+        for s in range(1, 5):
+            line = wt.json("/api/seat/%d" % s, {"Cookie": cookies[s]})["display"][6]
+            net = e.deal_net(s)
+            if s == V.deal_banker(e):
+                assert line == "Bank net %s" % V.signed(net)
+            elif net:
+                assert line == ("Banker pays you %d" % net if net > 0 else
+                                "Pay banker %d" % -net)
+        rc = wt.run_to_end()
+    assert rc == 0 and wt.driver.done and wt.driver.errors == []
+    # only the boot's initialisation (which clears any panel that answers; on a table
+    # without seat displays none does) ever reaches a seat display
+    assert all(len(wt.writes[i]) <= 1 for i in range(8)), {i: len(wt.writes[i])
+                                                            for i in range(9)}
+    assert wt.world.bus.stats.wire_bytes() > 0 and len(wt.writes[8]) > 100
