@@ -100,6 +100,8 @@ class Web:
         self.sent = 0
         self.most_slices = 0               # most slices between two table steps
         self.most_away_us = 0              # longest the table task waited for its turn
+        self.slow_turns = 0                # turns that took over 2 ms
+        self.away_us = 0                   # all the turns together
         self.server = None
         self._new_codes()
         self._reset_up()
@@ -493,29 +495,27 @@ async def _table_loop(web):
         from time import ticks_diff, ticks_us
     except ImportError:                    # CPython
         ticks_us = None
-    t0 = 0
-    s0 = web.slices
     while not t.stop:
-        if ticks_us is not None:
-            away = ticks_diff(ticks_us(), t0)
-            if t0 and away > web.most_away_us:
-                web.most_away_us = away
-        n = web.slices - s0
-        if n > web.most_slices:
-            web.most_slices = n
         busy = t.step()
         web.after_step()
         web.steps += 1
+        if not busy and simulated:
+            drvtime.sleep(0.001)           # the simulated clock moves while idle
         s0 = web.slices
+        t0 = ticks_us() if ticks_us is not None else 0
+        # the connections' turn: all of them at once, one slice each (idle on a real
+        # board: asyncio waits up to 1 ms on the sockets)
+        await _sleep_ms(0 if busy or simulated else 1)
         if ticks_us is not None:
-            t0 = ticks_us()
-        if busy:
-            await _sleep_ms(0)
-        elif simulated:
-            drvtime.sleep(0.001)           # the simulated clock moves; sockets get a turn
-            await _sleep_ms(0)
-        else:
-            await _sleep_ms(1)      # idle: asyncio polls the sockets meanwhile
+            away = ticks_diff(ticks_us(), t0)
+            web.away_us += away
+            if away > web.most_away_us:
+                web.most_away_us = away
+            if away > 2000:
+                web.slow_turns += 1
+        n = web.slices - s0
+        if n > web.most_slices:
+            web.most_slices = n
 
 
 async def _main(web, host):
@@ -543,7 +543,8 @@ def run(table, net):
     asyncio.run(_main(web, net.host))
     table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
               "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "
-              "longest wait for a step %d us, bytes sent %d" % (
+              "turns %d us on average, longest %d us, over 2 ms %d; bytes sent %d" % (
                   web.requests, web.refused, MAX_OPEN, web.timeouts, web.errors,
                   web.most_open, web.checked, web.wrong, web.steps, web.most_slices,
-                  web.most_away_us, web.sent))
+                  web.away_us // max(1, web.steps), web.most_away_us, web.slow_turns,
+                  web.sent))

@@ -572,3 +572,102 @@ def test_phones_as_seat_displays(tmp_path):
     assert all(len(wt.writes[i]) <= 1 for i in range(8)), {i: len(wt.writes[i])
                                                             for i in range(9)}
     assert wt.world.bus.stats.wire_bytes() > 0 and len(wt.writes[8]) > 100
+
+
+# --------------------------------------------------------------------------- the Pico W
+PICO_W_CHECK = r"""
+import sys
+log = []
+class Pin:
+    OUT = 1
+    IN = 0
+    PULL_UP = 2
+    def __init__(self, n, *a, **k):
+        self.n = n
+class I2C:
+    def __init__(self, *a, **k):
+        pass
+class M:
+    pass
+m = M()
+m.Pin = Pin
+m.I2C = I2C
+sys.modules['machine'] = m
+class WLAN:
+    def __init__(self, i):
+        self.i = i
+        log.append(('WLAN', i))
+    def active(self, on):
+        log.append(('active', on))
+    def connect(self, ssid, pw):
+        log.append(('connect', ssid, pw))
+    def config(self, **k):
+        log.append(('config', sorted(k.items())))
+    def isconnected(self):
+        return True
+    def status(self):
+        return 3
+    def ifconfig(self):
+        return ('192.168.1.23', '255.255.255.0', '192.168.1.1', '192.168.1.1')
+n = M()
+n.WLAN = WLAN
+n.STA_IF = 0
+n.AP_IF = 1
+n.hostname = lambda h: log.append(('hostname', h))
+sys.modules['network'] = n
+import board, settings
+print(board.__file__, board.BUTTON_PINS)
+for text in (["wifi = Our Home Wifi", "wifi_password = pass word"], [],
+             ["ap_name = Shoe", "ap_password = 12345678", "web_port = 8080"]):
+    st = settings.parse(text)
+    print(st.error)
+    net = board.make_network(st)
+    print(net.host, net.port, net.where(), log)
+    log[:] = []
+"""
+
+
+def test_the_pico_w_board_joins_wifi_or_opens_an_access_point(tmp_path):
+    import os
+    import subprocess
+
+    import deploy
+    from conftest import MICROPYTHON
+    d = str(tmp_path / "b")
+    files = deploy.build_bundle(d, board="pico_w")
+    assert "board.mpy" in files and "pico.mpy" in files and "lib/microdot/microdot.mpy" in files
+    script = tmp_path / "w.py"
+    script.write_text(PICO_W_CHECK)
+    env = dict(os.environ, MICROPYPATH=":".join([d, d + "/lib", ".frozen"]))
+    p = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True, env=env,
+                       cwd=str(tmp_path), timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = p.stdout.splitlines()
+    assert out[0] == d + "/board.mpy (10, 11, 12, 13, 14, 15, 16, 17)"
+    assert out[1] == "None"
+    assert out[2] == ("0.0.0.0 80 http://192.168.1.23/ [('hostname', 'pontoon'), "
+                      "('WLAN', 0), ('active', True), ('connect', 'Our Home Wifi', "
+                      "'pass word')]")
+    assert out[3] == "None"
+    assert out[4] == ("0.0.0.0 80 http://192.168.4.1/ [('hostname', 'pontoon'), "
+                      "('WLAN', 1), ('config', [('essid', 'Pontoon'), ('security', 0)]), "
+                      "('active', True)]")
+    assert out[6] == ("0.0.0.0 8080 http://192.168.4.1:8080/ [('hostname', 'pontoon'), "
+                      "('WLAN', 1), ('config', [('essid', 'Shoe'), ('password', '12345678')]), "
+                      "('active', True)]")
+
+
+def test_web_settings_are_checked():
+    import settings
+    st = settings.parse(["seats = 4"])
+    assert st.seat_displays and st.web and st.wifi == "" and st.web_port == 80
+    for line, why in (("seat_displays = maybe", "seat_displays must be on or off"),
+                      ("web_port = 0", "web_port must be a whole number from 1 to 65535"),
+                      ("web_timeout = 1", "web_timeout must be a whole number from 2 to 60"),
+                      ("ap_password = short", "ap_password needs 8 characters or more"),
+                      ("seats = 4 5", "seats needs one value")):
+        st = settings.parse([line])
+        assert st.error and why in st.error, (line, st.error)
+    st = settings.parse(["wifi = The Smiths' Wi-Fi", "seat_displays = off", "web = off"])
+    assert st.error is None and st.wifi == "The Smiths' Wi-Fi"
+    assert not st.seat_displays and not st.web
