@@ -671,3 +671,36 @@ def test_web_settings_are_checked():
     st = settings.parse(["wifi = The Smiths' Wi-Fi", "seat_displays = off", "web = off"])
     assert st.error is None and st.wifi == "The Smiths' Wi-Fi"
     assert not st.seat_displays and not st.web
+
+
+LOADS = r"""
+import sys
+sys.path[:0] = %r
+from app_support import Bench
+import simtable as S
+from boards import sim_w
+b = Bench(%r, settings=S.settings_text("table", 4) + %r)
+if %r:
+    b.t.board = sim_w
+b.world.serial.push("halt")
+b.t.run()
+print("web" in sys.modules, "web_pages" in sys.modules, "microdot" in sys.modules,
+      "asyncio" in sys.modules, b.t.web is None)
+"""
+
+
+def test_only_a_board_with_a_network_loads_the_web_part(tmp_path):
+    """The plain Pico's firmware never imports web.py, microdot or asyncio (their heap is
+    paid only on a board with a network and `web = on`)."""
+    import os
+    import subprocess
+    import sys
+    paths = [os.path.join(W.ROOT, p) for p in ("firmware", "", "tools", "host_tests")]
+    for i, (extra, networked) in enumerate((("", False), ("web = off\n", True),
+                                            ("web_port = %d\n" % W.free_port(), True))):
+        script = LOADS % (paths, str(tmp_path / ("f%d" % i)), extra, networked)
+        p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=120, cwd=W.ROOT)
+        assert p.returncode == 0, p.stderr[-2000:]
+        want = "True True True True False" if i == 2 else "False False False False True"
+        assert p.stdout.splitlines()[-1] == want, (extra, p.stdout[-500:])
