@@ -107,6 +107,11 @@ class Table:
         else:
             self.say("# resume #%d" % self.nev)
             self._after_event(-1)
+        try:
+            import gc
+            gc.collect()                 # the replay's garbage out before the reader's code
+        except ImportError:
+            pass
         uid_map = None
         if st.uid_map:
             from shoe_reader import UidMap

@@ -23,7 +23,10 @@ import engine as E
 import views as V
 from cards import card_name
 
-MAX_OPEN = 12          # connections at once (lwIP on the Pico W has 16 TCP PCBs in all)
+MAX_OPEN = 12          # connections at once, more are closed at once
+# long polls held at once; more answer "unchanged" at once and their pages ask again a
+# second later (the rp2 port's lwIP keeps 5 TCP connections: MEMP_NUM_TCP_PCB's default)
+HOLD_MAX = 4
 HEAD_MAX = 2048        # request line + headers, bytes
 BODY_MAX = 64          # a code form's body
 LINE_MAX = 512
@@ -90,6 +93,7 @@ class Web:
         self.locked_until = 0
         self.checked = 0                   # codes compared (right or wrong)
         self.open = 0
+        self.held = 0                      # long polls waiting
         self.most_open = 0
         self.requests = 0
         self.refused = 0                   # connections over MAX_OPEN, closed at once
@@ -292,11 +296,17 @@ class Web:
     async def changed(self, after):
         """Wait (long poll) until the table differs from version `after`, or a while."""
         waited = 0
+        if self.version != after or self.held >= HOLD_MAX:
+            return
         limit = min(POLL_WAIT_MS, self.timeout_ms - 1000)   # answer before the cut-off
-        while self.version == after and waited < limit:
-            await _sleep_ms(POLL_MS)
-            self.slices += 1
-            waited += POLL_MS
+        self.held += 1
+        try:
+            while self.version == after and waited < limit:
+                await _sleep_ms(POLL_MS)
+                self.slices += 1
+                waited += POLL_MS
+        finally:
+            self.held -= 1
 
 
 class _Limited:

@@ -42,8 +42,9 @@ sg(q.balance)+'</td><td class=n>'+(q.seat in net?sg(net[q.seat]):'')+'</td></tr>
 s+='</table></div>';if(t.history)s+='<div class=box>Kept as <a href="/'+t.history+'">'+
 t.history+'</a></div>';$('t').innerHTML=s;if(window.own)own(t)}
 function poll(){fetch(API+'?after='+v).then(function(r){if(r.status==403){location.reload();
-throw 0}return r.json()}).then(function(t){v=t.v;draw(t);document.body.dataset.v=t.events;
-poll()}).catch(function(){setTimeout(poll,2000)})}poll();
+throw 0}return r.json()}).then(function(t){var same=t.v==v;v=t.v;if(!same){draw(t);
+document.body.dataset.v=t.events}setTimeout(poll,same?1000:0)}).catch(function(){
+setTimeout(poll,2000)})}poll();
 </script>"""
 
 TABLE = (_HEAD + """<h1>Pontoon table</h1><div id=t>Loading&hellip;</div>
