@@ -35,7 +35,8 @@ clean:
 	rm -rf out build .pytest_cache
 
 # Compile firmware/ and the drivers to .mpy and copy them to the Pico (tools/deploy.py):
-# `make deploy`, `make deploy PORT=/dev/ttyACM0`, `make deploy DEPLOY_ARGS=--dry-run`.
+# `make deploy`, `make deploy PORT=/dev/ttyACM0`, `make deploy DEPLOY_ARGS=--dry-run`,
+# `make deploy BOARD=pico_w` (the Pico W: the table served over Wi-Fi).
 .PHONY: deploy
 deploy: $(STAMP)
-	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) $(DEPLOY_ARGS)
+	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(DEPLOY_ARGS)

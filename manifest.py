@@ -1,10 +1,11 @@
-# Freeze the shoe firmware and the three Adafruit drivers into a MicroPython build for the
+# Freeze the shoe firmware, the three Adafruit drivers and microdot into a MicroPython build for the
 # Pico (frozen bytecode runs from flash: no import-time RAM for the code, no .mpy files).
 #
 #   git clone https://github.com/micropython/micropython && cd micropython
 #   make -C mpy-cross
 #   make -C ports/rp2 submodules BOARD=RPI_PICO
 #   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/this/repo/manifest.py
+#   (a Pico W: BOARD=RPI_PICO_W, then `make deploy BOARD=pico_w DEPLOY_ARGS=--frozen`)
 #   # flash ports/rp2/build-RPI_PICO/firmware.uf2 (hold BOOTSEL, copy to the RPI-RP2 drive)
 #   make deploy DEPLOY_ARGS=--frozen     # in this repo: main.py, boot.py, board.mpy only
 #
@@ -39,3 +40,6 @@ package("adafruit_pn532", files=["__init__.py", "adafruit_pn532.py", "i2c.py"], 
 package("adafruit_bus_device", files=["__init__.py", "i2c_device.py",  # noqa: F821
                                       "spi_device.py"], base_path=_sp)
 module("adafruit_ssd1306.py", base_path=_sp)  # noqa: F821
+# the web server of the Pico W (firmware/web.py); on a plain Pico it is never imported
+package("microdot", files=["__init__.py", "microdot.py", "helpers.py"],  # noqa: F821
+        base_path=_sp)

@@ -75,6 +75,7 @@ class Table:
         self.pages = 8
         self.tm = None                   # tag mode (tagmode.TagMode), made on first use
         self.tm_busy = False
+        self.web = None                  # web.Web on a board with a network (web.py)
 
     # ------------------------------------------------------------------ output
     def say(self, text):
@@ -106,6 +107,11 @@ class Table:
         else:
             self.say("# resume #%d" % self.nev)
             self._after_event(-1)
+        try:
+            import gc
+            gc.collect()                 # the replay's garbage out before the reader's code
+        except ImportError:
+            pass
         uid_map = None
         if st.uid_map:
             from shoe_reader import UidMap
@@ -230,6 +236,8 @@ class Table:
             self._replay()              # the event never happened
             return "the journal could not be written (%s): event not taken" % x
         self.nev += 1
+        if self.web is not None:
+            self.web.on_event(ev, slot, up, card)
         if ev == E.EV_CARD:
             text = self._card_text(card, ph, slot, up)
         else:
@@ -672,6 +680,8 @@ class Table:
             items.append(V.M_SHOOT)
         if e.rules.shoot and not e.in_deal():
             items.append(V.M_KITTY)
+        if self.web is not None:
+            items.append(V.M_CODES)
         if e.in_deal():
             items.append(V.M_VOID)
         else:
@@ -723,8 +733,21 @@ class Table:
             why = self.tags("tags enroll")
         elif item == V.M_TAGS_CHECK:
             why = self.tags("tags check")
+        elif item == V.M_CODES:
+            self._codes_menu()
         if why:
             self.refuse(why)
+
+    def _codes_menu(self):
+        """The pages' address, then each seat's phone code, one a press (MINUS/PLUS)."""
+        ui = self.ui
+        where = self.web.net.where()
+        ui.address = where[7:].rstrip("/") if where.startswith("http://") else where
+        ui.menu = [V.M_SEAT_CODE + s for s in range(self.e.seats + 1)]
+        ui.menu_i = 0
+        ui.kind = V.K_MENU
+        ui.manual = True
+        self._all_dirty()
 
     # ------------------------------------------------------------------ displays
     def _dirty(self, i):
@@ -751,6 +774,11 @@ class Table:
             return -1
         else:
             hl = V.seat_view(e, self.ui, i + 1, buf)
+            if self.web is not None:     # the seat's code for its phone page, if room
+                for k in (7, 5, 4):
+                    if not buf[k]:
+                        buf[k] = "Phone code " + self.web.code(i + 1)
+                        break
         if self.pages == 4:
             # 128x32 panels: the header, the current hand, the prompt and the action line
             buf[1] = buf[hl] if 1 <= hl <= 4 else buf[1]
@@ -762,6 +790,9 @@ class Table:
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
+        if not self.settings.seat_displays:
+            d &= 1 << BANKER_DISPLAY     # phones are the seat displays (web.py)
+            self.dirty = d
         if self.tm_busy:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
         if not d:
@@ -831,6 +862,12 @@ class Table:
             self.min_free = f
 
     def run(self):
+        net = None
+        if self.settings.web and hasattr(self.board, "make_network"):
+            net = self.board.make_network(self.settings)
+        if net is not None:
+            import web                   # lazily: only a board with a network pays for it
+            web.run(self, net)
         while not self.stop:
             if not self.step():
                 drvtime.sleep(0.001)

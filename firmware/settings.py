@@ -12,6 +12,14 @@
 #   uid_map = uidmap.txt      reader: UID -> card file for blank tags (optional)
 #   debounce_ms = 50          buttons
 #   long_ms = 800             buttons: a press this long is a long press
+#   seat_displays = on        off: no seat OLEDs, the players' phones are the seat displays
+#   web = on                  a board with a network (Pico W) serves the table (web.py)
+#   wifi = Home network       the Wi-Fi to join (spaces allowed); none: its own access point
+#   wifi_password = secret    that network's password
+#   ap_name = Pontoon         the access point's name when no wifi is set
+#   ap_password = 12345678    the access point's password (8+ characters; none: open)
+#   web_port = 80             the port of the pages
+#   web_timeout = 10          seconds a connection may last (a long poll answers sooner)
 #
 # load() never raises for a bad file: it returns Settings with .error = "settings.txt
 # line N: ..." and default values, so the controller can say so on every display.
@@ -24,7 +32,11 @@ _NUMBERS = {
     "timeout_ms": (20, 2000),
     "debounce_ms": (5, 500),
     "long_ms": (200, 5000),
+    "web_port": (1, 65535),
+    "web_timeout": (2, 60),
 }
+_SWITCHES = ("seat_displays", "web")
+_TEXTS = ("wifi", "wifi_password", "ap_name", "ap_password")   # may hold spaces
 
 
 class Settings:
@@ -40,6 +52,14 @@ class Settings:
         self.uid_map = ""
         self.debounce_ms = 50
         self.long_ms = 800
+        self.seat_displays = True
+        self.web = True
+        self.wifi = ""
+        self.wifi_password = ""
+        self.ap_name = "Pontoon"
+        self.ap_password = ""
+        self.web_port = 80
+        self.web_timeout = 10
         self.error = None          # text of the first problem, or None
         self.found = False         # the file exists
 
@@ -97,6 +117,16 @@ def _set(s, key, value):
             return "seats must be a whole number, not '%s'" % value
         s.seats = n
         return None
+    if key in _SWITCHES:
+        if value not in ("on", "off"):
+            return "%s must be on or off, not '%s'" % (key, value)
+        setattr(s, key, value == "on")
+        return None
+    if key in _TEXTS:
+        if key == "ap_password" and len(value) < 8:
+            return "ap_password needs 8 characters or more (WPA2)"
+        setattr(s, key, value)
+        return None
     if key == "uid_map":
         s.uid_map = value
         return None
@@ -137,7 +167,7 @@ def parse(lines):
             return _bad(s, number, "'%s' is not a 'key = value' line" % line)
         key = line[:eq].strip()
         value = line[eq + 1:].strip()
-        if not value or " " in value:
+        if not value or (" " in value and key not in _TEXTS):
             return _bad(s, number, "%s needs one value" % key)
         why = _set(s, key, value)
         if why:

@@ -31,9 +31,11 @@ M_DOUBLE = 9
 M_TAGS_WRITE = 10
 M_TAGS_ENROLL = 11
 M_TAGS_CHECK = 12
+M_CODES = 13
+M_SEAT_CODE = 20          # + seat: that seat's phone code; + 0: the pages' address (web.py)
 MENU_NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
               "Banker doubles", "Shoot bet", "Kitty", "New session", "Double",
-              "Write card tags", "Enroll card tags", "Check the deck")
+              "Write card tags", "Enroll card tags", "Check the deck", "Phone codes")
 
 
 class UI:
@@ -53,6 +55,9 @@ class UI:
         self.fatal = ""           # settings error / crash: every display shows it
         self.over = False         # the table session is over (T1)
         self.history = ""         # where the finished session was kept
+        self.phones = False       # no seat displays: the phones are (banker display shows
+        self.codes = None         # amounts); the seats' phone codes; the pages' address
+        self.address = ""
 
 
 def wrap(text, out, first, last):
@@ -224,7 +229,12 @@ def actions(e, seat):
 
 def entry_line(ui):
     if ui.kind == K_MENU:
-        return "> " + MENU_NAMES[ui.menu[ui.menu_i]]
+        item = ui.menu[ui.menu_i]
+        if item == M_SEAT_CODE:
+            return "> " + ui.address
+        if item > M_SEAT_CODE:
+            return "> Seat %d code %s" % (item - M_SEAT_CODE, ui.codes[item - M_SEAT_CODE])
+        return "> " + MENU_NAMES[item]
     name = ("", "Stake", "Buy", "Kitty", "Shoot")[ui.kind]
     return right("%s %d-%d" % (name, ui.lo, ui.hi), "- %d + OK" % ui.value)
 
@@ -386,7 +396,7 @@ def banker_view(e, ui, out):
     if ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0):
         out[7] = entry_line(ui)
     elif ui.kind != K_NONE:
-        out[7] = "Seat %d: - + OK" % ui.seat
+        out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % ui.seat
     if ui.msg:
         out[7] = ui.msg[:COLS]
     return 6

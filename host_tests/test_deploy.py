@@ -56,7 +56,7 @@ def simdir(tmp_path_factory):
 
 
 def only_bundle_path(bundle_dir, simdir=None):
-    p = [bundle_dir, os.path.join(bundle_dir, "lib")]
+    p = [bundle_dir, os.path.join(bundle_dir, "lib"), ".frozen"]   # .frozen: asyncio
     return ":".join(([simdir] if simdir else []) + p)
 
 
@@ -72,10 +72,10 @@ def test_bundle_tree(bundle):
     for m in mods:
         assert m + ".mpy" in files, m
     assert "board.mpy" in files
-    drivers = ["lib/" + r[:-3] + ".mpy" for r in mpy_build.DRIVER_FILES]
+    drivers = ["lib/" + r[:-3] + ".mpy" for r in mpy_build.DRIVER_FILES + mpy_build.WEB_FILES]
     assert [f for f in files if f.startswith("lib/")] == sorted(drivers)
     assert {f.split("/")[1] for f in drivers} == {"adafruit_pn532", "adafruit_bus_device",
-                                                  "adafruit_ssd1306.mpy"}
+                                                  "adafruit_ssd1306.mpy", "microdot"}
     assert len(files) == len(mods) + len(RUN_BY_NAME) + 1 + len(drivers)
     for f in files:
         if f.endswith(".mpy"):
@@ -423,7 +423,12 @@ def test_mpremote_mip_installs_the_same_tree(monkeypatch, bundle):
     def urlopen(url):
         seen.append(url)
         parts = url.split("/")
-        assert parts[2] == "raw.githubusercontent.com" and parts[3] == "adafruit"
+        assert parts[2] == "raw.githubusercontent.com" and parts[3] in ("adafruit",
+                                                                       "miguelgrinberg")
+        if parts[3] == "miguelgrinberg":        # .../microdot/v2.7.0/src/microdot/x.py
+            from importlib import metadata
+            assert parts[5] == "v" + metadata.version("microdot") and parts[6] == "src"
+            parts = parts[1:]
         with open(os.path.join(sp, *parts[6:]), "rb") as f:
             return Resp(f.read())
     monkeypatch.setattr(mip.urllib.request, "urlopen", urlopen)
@@ -440,7 +445,7 @@ def test_mpremote_mip_installs_the_same_tree(monkeypatch, bundle):
     vers = deploy.driver_versions()
     assert ("https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_PN532/%s/"
             "adafruit_pn532/i2c.py" % vers["adafruit_pn532"]) in seen
-    assert len(seen) == len(mpy_build.DRIVER_FILES)
+    assert len(seen) == len(mpy_build.DRIVER_FILES) + len(mpy_build.WEB_FILES)
     with open(os.path.join(ROOT, "package.json")) as f:
         assert "deps" not in json.load(f)
 
@@ -464,5 +469,5 @@ def test_manifest_freezes_the_firmware_and_drivers(tmp_path, monkeypatch):
                             if m not in RUN_BY_NAME)
     sp = mpy_build.site_packages()
     drivers = sorted(os.path.relpath(p, sp) for k, p in calls[1:] if p.startswith(sp))
-    assert drivers == sorted(mpy_build.DRIVER_FILES)
+    assert drivers == sorted(mpy_build.DRIVER_FILES + mpy_build.WEB_FILES)
     assert all(os.path.exists(p) for k, p in calls[1:])

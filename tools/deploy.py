@@ -43,6 +43,10 @@ MPY_CROSS = mpy_build.MPY_CROSS
 RUN_BY_NAME = ("main.py", "boot.py")
 BOARD_SOURCE = "boards/pico.py"
 BOARD_NAME = "board.mpy"
+# --board pico_w: boards/pico_w.py as board.mpy, importing the wiring from pico.mpy
+BOARD_EXTRA = {"pico": (), "pico_w": (("boards/pico.py", "pico.mpy"),)}
+# the web server (firmware/web.py on a board with a network): pinned microdot, its tag
+WEB_REPO = ("microdot", "miguelgrinberg/microdot", "src/")
 # the device's data: never written by the bundle, never removed
 DATA = ("settings.txt", "uidmap.txt", "uidmap.txt.new", "journal.txt", "journal.tmp",
         "history/")
@@ -93,7 +97,7 @@ def firmware_sources():
     return out
 
 
-def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False):
+def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False, board="pico"):
     """Compile the file tree that goes to the device into `dest` (empty or missing).
     Returns the sorted relative paths."""
     if os.path.isdir(dest) and os.listdir(dest):
@@ -116,10 +120,12 @@ def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False):
             shutil.copyfile(src, os.path.join(dest, target))
         elif not frozen:
             compile_to(src, target, os.path.basename(rel))
-    compile_to(os.path.join(ROOT, BOARD_SOURCE), BOARD_NAME, "board.py")
+    compile_to(os.path.join(ROOT, "boards/%s.py" % board), BOARD_NAME, "board.py")
+    for src, name in BOARD_EXTRA[board]:
+        compile_to(os.path.join(ROOT, src), name, name[:-4] + ".py")
     if not frozen:
         sp = mpy_build.site_packages()
-        for rel in mpy_build.DRIVER_FILES:
+        for rel in mpy_build.DRIVER_FILES + mpy_build.WEB_FILES:
             compile_to(os.path.join(sp, rel), "lib/" + rel[:-3] + ".mpy", rel)
     return list_tree(dest)
 
@@ -136,7 +142,7 @@ def list_tree(top):
 def frozen_modules():
     """Device paths (.mpy form) of what manifest.py freezes: firmware modules and drivers."""
     out = [t for rel, t in firmware_sources() if t.endswith(".mpy")]
-    out += ["lib/" + rel[:-3] + ".mpy" for rel in mpy_build.DRIVER_FILES]
+    out += ["lib/" + rel[:-3] + ".mpy" for rel in mpy_build.DRIVER_FILES + mpy_build.WEB_FILES]
     return out
 
 
@@ -336,6 +342,11 @@ def package_json():
         repo = DRIVER_REPOS[pkg][1]
         urls.append(["lib/" + rel, "https://raw.githubusercontent.com/%s/%s/%s"
                      % (repo, vers[pkg], rel)])
+    dist, repo, under = WEB_REPO
+    from importlib import metadata
+    for rel in mpy_build.WEB_FILES:
+        urls.append(["lib/" + rel, "https://raw.githubusercontent.com/%s/v%s/%s%s"
+                     % (repo, metadata.version(dist), under, rel)])
     return {"urls": urls, "version": "0.1.0"}
 
 
@@ -385,6 +396,8 @@ def main(argv=None):
     ap.add_argument("--frozen", action="store_true",
                     help="the device has manifest.py frozen in: copy main/boot/board only")
     ap.add_argument("--mpy-cross", default=MPY_CROSS)
+    ap.add_argument("--board", choices=sorted(BOARD_EXTRA), default="pico",
+                    help="pico (default) or pico_w (Wi-Fi: the table on the players' phones)")
     ap.add_argument("--package-json", action="store_true", help="rewrite package.json")
     ap.add_argument("--probe-script", action="store_true",
                     help="print the MicroPython code that lists a device (see below)")
@@ -401,7 +414,7 @@ def main(argv=None):
             print("package.json: %d files" % len(package_json()["urls"]))
             return 0
         if a.bundle:
-            files = build_bundle(a.bundle, a.mpy_cross, a.frozen)
+            files = build_bundle(a.bundle, a.mpy_cross, a.frozen, a.board)
             print("\n".join(files))
             return 0
         tool = mpy_cross_abi(a.mpy_cross)
@@ -424,7 +437,7 @@ def main(argv=None):
         work = tempfile.mkdtemp(prefix="shoe-deploy-")
         try:
             bundle_dir = os.path.join(work, "bundle")
-            files = build_bundle(bundle_dir, a.mpy_cross, a.frozen)
+            files = build_bundle(bundle_dir, a.mpy_cross, a.frozen, a.board)
             pl = plan(files, dev["files"], frozen_modules() if a.frozen else ())
             print(format_plan(pl, port))
             if a.dry_run:

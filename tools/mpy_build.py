@@ -4,7 +4,7 @@ our firmware/ and boards/ to .mpy under build/mpy/ (never committed).
 
     .venv/bin/python tools/mpy_build.py [--app]      # prints the MICROPYPATH to use
 
-build/mpy/lib holds only the three driver packages, so Blinka's busio/digitalio/board in
+build/mpy/lib holds only the three driver packages and microdot, so Blinka's busio/digitalio/board in
 site-packages never shadow firmware/busio.py and firmware/digitalio.py under MicroPython.
 """
 import importlib.util
@@ -23,6 +23,12 @@ DRIVER_FILES = (
     "adafruit_bus_device/i2c_device.py",
     "adafruit_bus_device/spi_device.py",
     "adafruit_ssd1306.py",
+)
+# the web server of a board with a network (firmware/web.py), from the microdot package
+WEB_FILES = (
+    "microdot/__init__.py",
+    "microdot/microdot.py",
+    "microdot/helpers.py",
 )
 
 
@@ -43,7 +49,7 @@ def compile_one(src, dst):
 def build_lib():
     sp = site_packages()
     lib = os.path.join(OUT, "lib")
-    for rel in DRIVER_FILES:
+    for rel in DRIVER_FILES + WEB_FILES:
         compile_one(os.path.join(sp, rel), os.path.join(lib, rel[:-3] + ".mpy"))
     return lib
 
@@ -66,9 +72,10 @@ def build_app():
 
 def micropypath(app=False):
     lib = build_lib()
+    # ".frozen": the port's own frozen modules (asyncio, for the web server), as on a Pico
     if app:
-        return build_app() + ":" + lib
-    return ":".join([os.path.join(ROOT, "firmware"), ROOT, lib])
+        return build_app() + ":" + lib + ":.frozen"
+    return ":".join([os.path.join(ROOT, "firmware"), ROOT, lib, ".frozen"])
 
 
 if __name__ == "__main__":
