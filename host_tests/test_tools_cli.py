@@ -28,6 +28,8 @@ NOT_COMMANDS = {
     "liveterm.py": "the live terminal view that sim.py --interactive runs",
     "vm/sim_main.py": "main.py of the simulated board: the MicroPython VM runs it under "
                       "tools/hwbridge.py, never a person",
+    "vm/web_main.py": "main.py of the simulated networked board (Pico W): the MicroPython VM "
+                      "runs it under tools/hwbridge.py, never a person",
 }
 
 # Bad arguments for every command (so a new tool is checked without an entry here), plus
