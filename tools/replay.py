@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replay a table transcript and print the JSON document of TRANSCRIPT.md.
+"""Replay a table transcript and print the JSON document of docs/TRANSCRIPT.md.
 
     python3 tools/replay.py FILE        (also: micropython tools/replay.py FILE)
 
