@@ -17,6 +17,9 @@ K_BUY = 2
 K_KITTY = 3
 K_SHOOT = 4
 K_MENU = 5
+K_SELL_SEAT = 6           # N4: the banker chooses the buyer,
+K_SELL_PRICE = 7          # then the price,
+K_SELL_OK = 8             # then the buyer confirms with OK
 
 # menu items (ui.menu)
 M_SHUFFLE = 1
@@ -31,9 +34,12 @@ M_DOUBLE = 9
 M_TAGS_WRITE = 10
 M_TAGS_ENROLL = 11
 M_TAGS_CHECK = 12
+M_SELL = 13
+M_SAME_BETS = 14
 MENU_NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
               "Banker doubles", "Shoot bet", "Kitty", "New session", "Double",
-              "Write card tags", "Enroll card tags", "Check the deck")
+              "Write card tags", "Enroll card tags", "Check the deck", "Sell the bank",
+              "Same bets")
 
 
 class UI:
@@ -53,6 +59,8 @@ class UI:
         self.fatal = ""           # settings error / crash: every display shows it
         self.over = False         # the table session is over (T1)
         self.history = ""         # where the finished session was kept
+        self.price = 0            # N4: the price agreed (K_SELL_OK)
+        self.shoot_skip = 0       # X2 window: play index the passes have reached
 
 
 def wrap(text, out, first, last):
@@ -164,6 +172,9 @@ def prompt(e, ui):
     """The table's prompt of the moment (banker display line 6 and the serial line)."""
     if ui.fatal:
         return "Stopped: see message"
+    p = entry_prompt(ui)
+    if p:
+        return p
     ph = e.phase
     if ph == E.PH_OVER:
         return "Session over"
@@ -217,11 +228,57 @@ def actions(e, seat):
     return words, buy
 
 
+def entry_prompt(ui):
+    """The prompt while a sale of the bank (N4) or the shoot window (X2) is being chosen."""
+    k = ui.kind
+    if k == K_SELL_SEAT:
+        return "Sell bank to seat %d?" % ui.value
+    if k == K_SELL_PRICE:
+        return "Sell to %d: price?" % ui.seat
+    if k == K_SELL_OK:
+        return "Seat %d: buy for %d?" % (ui.seat, ui.price)
+    if k == K_SHOOT and ui.lo == 0:
+        return "Seat %d: shoot or pass" % ui.seat
+    return ""
+
+
 def entry_line(ui):
-    if ui.kind == K_MENU:
+    k = ui.kind
+    if k == K_MENU:
         return "> " + MENU_NAMES[ui.menu[ui.menu_i]]
-    name = ("", "Stake", "Buy", "Kitty", "Shoot")[ui.kind]
-    return right("%s %d-%d" % (name, ui.lo, ui.hi), "- %d + OK" % ui.value)
+    if k == K_SELL_SEAT:
+        return right("Sell to seat", "- %d + OK" % ui.value)
+    if k == K_SELL_OK:
+        return "OK: buy  UNDO: no"
+    name = ("", "Stake", "Buy", "Kitty", "Shoot", "", "", "Price")[k]
+    head = "%s %d-%d" % (name, ui.lo, ui.hi)
+    tail = "- %d + OK" % ui.value
+    if len(head) + 1 + len(tail) > COLS:
+        head = name                     # a wide range: the amount matters more
+    return right(head, tail)
+
+
+def sale_lines(e, ui, seat, out):
+    """N4 on a seat display: the seller sees what he offers, the buyer what he is asked.
+    True when the lines were written."""
+    k = ui.kind
+    if k < K_SELL_SEAT:
+        return False
+    buyer = ui.value if k == K_SELL_SEAT else ui.seat
+    if seat == e.banker:
+        out[6] = "Selling the bank"
+        out[7] = entry_line(ui) if k != K_SELL_OK else "to %d for %d: wait" % (buyer, ui.price)
+        return True
+    if seat != buyer:
+        return False
+    if k == K_SELL_OK:
+        out[6] = "Buy the bank for %d?" % ui.price
+        out[7] = entry_line(ui)
+    else:
+        out[6] = "Bank offered to you"
+        if k == K_SELL_PRICE:
+            out[7] = entry_line(ui)
+    return True
 
 
 def _blank(out):
@@ -306,9 +363,13 @@ def seat_view(e, ui, seat, out):
                 out[6] = "Bust: pay banker %d" % -e.deal_net(seat)
                 break
     acting = acting_seat(e)
-    if ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
+    if sale_lines(e, ui, seat, out):
+        pass
+    elif ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
         out[6] = "Your %s" % ("stake" if ui.kind == K_STAKE else (
             "buy" if ui.kind == K_BUY else "bet"))
+        if ui.kind == K_SHOOT and ui.lo == 0:
+            out[6] = "Shoot bet? 0 = pass"
         out[7] = entry_line(ui)
     elif acting == seat and ph == E.PH_PLAY:
         words, buy = actions(e, seat)
@@ -378,7 +439,9 @@ def banker_view(e, ui, out):
     elif e.in_deal():
         _tokens(e, out, 3, 5, False, True)
     out[6] = prompt(e, ui)
-    if ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0):
+    if e.casino and ph == E.PH_IDLE and not e.want_shuffle and e.initial_stake(1):
+        out[2] = "STICK: same bets"     # the online game's "new round, same bets"
+    if ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0) or ui.kind >= K_SELL_SEAT:
         out[7] = entry_line(ui)
     elif ui.kind != K_NONE:
         out[7] = "Seat %d: - + OK" % ui.seat
