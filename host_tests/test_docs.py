@@ -1,7 +1,8 @@
 """The repository stands on its own: the rule book and the transcript language are its own
 files (docs/RULES.md, docs/TRANSCRIPT.md), every rule ID the code, tests and docs cite is
-defined there, and nothing refers to a file outside the repository or to an absolute path
-of one machine (the virtual Pico's firmware files aside)."""
+defined there, nothing refers to a file outside the repository or to an absolute path of
+one machine (the virtual Pico's firmware files aside), and every document named (DEVICES.md,
+docs/ARCHITECTURE.md, ...) is a file of the repository."""
 import os
 import re
 
@@ -54,10 +55,53 @@ def test_nothing_refers_outside_the_repository():
 
 
 def test_the_outside_reference_check_can_fail(tmp_path):
-    p = tmp_path / "x.md"
-    p.write_text("see ../" + "shared/RULES.md\nor /" + "work/shared/TRANSCRIPT.md\n"
-                 "the VM firmware: ../" + "shared/pico/README.md\n")
+    md = ".md"                          # in pieces, so that this file does not match itself
+    p = tmp_path / ("x" + md)
+    p.write_text("see ../" + "shared/RULES" + md + "\nor /" + "work/shared/TRANSCRIPT" + md
+                 + "\nthe VM firmware: ../" + "shared/pico/README" + md + "\n")
     assert len(outside_references(str(p))) == 2
+
+
+# A document named in the repository: "docs/RULES.md", "TRANSCRIPT.md", "[x](../README.md)".
+DOC_NAME = re.compile(r"(?<![\w./-])((?:\.\./|\./)*(?:[\w-]+/)*[\w-]+\.md)\b")
+
+
+def missing_documents(path):
+    """Document names in `path` that name no file of the repository. A bare name may be
+    the file's neighbour, a top-level file or one of docs/; a path is taken from the
+    file's folder or from the repository's root."""
+    here = os.path.dirname(path)
+    bad = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            for ok in ALLOWED:
+                line = line.replace(ok, "")
+            for name in DOC_NAME.findall(line):
+                if "/" in name:
+                    places = (here, ROOT)
+                else:
+                    places = (here, ROOT, DOCS)
+                if not any(os.path.isfile(os.path.join(p, name)) for p in places):
+                    bad.append("%s:%d: %s" % (os.path.relpath(path, ROOT), number, name))
+    return bad
+
+
+def test_every_document_named_is_in_the_repository():
+    bad = []
+    for path in repo_text_files():
+        bad += missing_documents(path)
+    assert bad == [], "documents named but not in the repository:\n" + "\n".join(bad)
+
+
+def test_the_missing_document_check_can_fail(tmp_path):
+    md = ".md"                          # in pieces, so that this file does not match itself
+    p = tmp_path / "notes.txt"
+    p.write_text("the guide: DEVELOPERS%s, STYLE%s, docs/SETUP%s, [old](../GUIDE%s)\n"
+                 "in the repository: README%s, docs/RULES%s, TRANSCRIPT%s, DEVICES%s, "
+                 "ARCHITECTURE%s, [b](boards/README%s)\n" % ((md,) * 10))
+    bad = missing_documents(str(p))
+    assert [b.split(": ", 1)[1] for b in bad] == [
+        "DEVELOPERS" + md, "STYLE" + md, "docs/SETUP" + md, "../GUIDE" + md]
 
 
 def book_ids():
@@ -79,8 +123,8 @@ def test_every_cited_rule_id_is_in_the_rule_book():
         for base, dirs, files in os.walk(top):
             dirs[:] = [d for d in dirs if d not in SKIP_DIRS and d != "mp"]
             for name in files:
-                if not name.endswith((".py", ".md", ".txt")):
-                    continue
+                if not name.endswith((".py", ".md", ".txt")) or name == "DEVICES.md":
+                    continue                # DEVICES.md: chip command codes, not rules
                 with open(os.path.join(base, name), encoding="utf-8") as f:
                     for i in RULE_ID.findall(f.read()):
                         cited.setdefault(i, name)
