@@ -232,6 +232,11 @@ class Table:
         self.nev += 1
         if ev == E.EV_CARD:
             text = self._card_text(card, ph, slot, up)
+            if src == SRC_BUTTON:        # entered by hand: the audit trail says so
+                if "(face down)" in text:
+                    text = text.replace("(face down)", "(face down, by hand)")
+                else:
+                    text += " (by hand)"
         else:
             text = event_text(ev, seat, amount, card)
         self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % self.nev + text)
@@ -547,6 +552,9 @@ class Table:
                 self._sync_entry()
             self._all_dirty()
             return
+        if ui.kind == V.K_CARD:
+            self._card_step(b, long)
+            return
         if ui.kind != V.K_NONE and not long:
             if b == B_MINUS or b == B_PLUS:
                 v = ui.value + (1 if b == B_PLUS else -1)
@@ -617,7 +625,7 @@ class Table:
 
     def _dirty_entry(self):
         ui = self.ui
-        if ui.kind >= V.K_SELL_SEAT:
+        if ui.kind >= V.K_SELL_SEAT:     # the sale's and a card's other displays too
             self._all_dirty()            # the buyer's display follows the choice
             self._prompt()
         self._dirty(BANKER_DISPLAY)
@@ -660,6 +668,8 @@ class Table:
             why = self.event(E.EV_BUY, seat, v, 0, SRC_BUTTON)
         elif kind == V.K_KITTY:
             why = self.event(E.EV_KITTY, 0, v, 0, SRC_BUTTON)
+        elif kind == V.K_CARD:
+            why = self.event(E.EV_CARD, 0, 0, v, SRC_BUTTON)   # refused: the entry stays
         elif kind >= V.K_SELL_SEAT:
             why = self._sale_step(kind, seat, v)
         elif v == 0:
@@ -673,6 +683,8 @@ class Table:
         e = self.e
         ui = self.ui
         items = []
+        if V.card_wanted(e):
+            items.append(V.M_CARD)       # the tag of the card in hand will not read
         if e.want_shuffle and not e.in_deal():
             items.append(V.M_SHUFFLE)
         if e.phase == E.PH_BANKER and not e.casino:
@@ -741,6 +753,8 @@ class Table:
                 self._entry(V.K_SHOOT, seat, lo, room)
         elif item == V.M_SELL:
             why = self._open_sale()
+        elif item == V.M_CARD:
+            why = self._open_card()
         elif item == V.M_SAME_BETS:
             why = self._same_bets()
         elif item == V.M_NEW:
@@ -844,6 +858,59 @@ class Table:
             if why or e.phase != E.PH_BETS:
                 return why
             seat = e.next_stake_seat()
+
+    # ------------------------------------------------------------------ a card by hand
+    # A card whose tag will not read (a damaged sticker, a tag outside the UID map) is
+    # chosen on the buttons and goes through event() like a read card: journaled first,
+    # then shown as a read card would be (a face-down card only on its own seat's display).
+    def _open_card(self):
+        e = self.e
+        ui = self.ui
+        if not V.card_wanted(e):
+            return "no card is due now: " + V.prompt(e, ui)
+        slot = e.expected_card_slot()
+        seat = self._card_seat(slot)
+        if slot == -1:
+            seat = e.banker % e.seats + 1    # a deal's first card: the banker's left (B2)
+        if slot <= -2:
+            up = True                    # the cut is face up (B1)
+            who = "cut S%d" % seat
+        elif seat == 0:
+            up = e.phase == E.PH_BANKER  # his own draws in his turn (K1)
+            who = "dealer" if e.casino else "banker"
+        else:
+            up = e.phase == E.PH_PLAY and bool(e.hand_flags(slot) & E.F_TWISTED)
+            who = "seat %d" % seat
+        self._entry(V.K_CARD, seat, 0, 51)
+        ui.card_up = up
+        ui.card_for = who
+        self._prompt()
+        return None
+
+    def _card_step(self, b, long):
+        """MINUS/PLUS: the rank down/up; held: the suit; OK: the card; UNDO: no card. Every
+        card stays reachable (one already on the table is refused on OK, R2: skipping it
+        would tell where it is)."""
+        ui = self.ui
+        c = ui.value
+        if b == B_OK:
+            self._commit()
+        elif b == B_UNDO:
+            ui.kind = V.K_NONE
+            ui.manual = False
+            self._sync_entry()
+            self._all_dirty()
+            self._prompt()
+        elif b == B_MINUS or b == B_PLUS:
+            d = 1 if b == B_PLUS else -1
+            if long:
+                c = (c & ~3) | ((c & 3) + d) % 4
+            else:
+                c = ((c >> 2) + d) % 13 * 4 + (c & 3)
+            ui.value = c
+            self._dirty_entry()
+        else:
+            self.refuse("Card: -/+, OK or UNDO", ui.seat)
 
     # ------------------------------------------------------------------ displays
     def _dirty(self, i):

@@ -20,6 +20,7 @@ K_MENU = 5
 K_SELL_SEAT = 6           # N4: the banker chooses the buyer,
 K_SELL_PRICE = 7          # then the price,
 K_SELL_OK = 8             # then the buyer confirms with OK
+K_CARD = 9                # a card entered by hand (its tag would not read)
 
 # menu items (ui.menu)
 M_SHUFFLE = 1
@@ -36,10 +37,11 @@ M_TAGS_ENROLL = 11
 M_TAGS_CHECK = 12
 M_SELL = 13
 M_SAME_BETS = 14
+M_CARD = 15
 MENU_NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
               "Banker doubles", "Shoot bet", "Kitty", "New session", "Double",
               "Write card tags", "Enroll card tags", "Check the deck", "Sell the bank",
-              "Same bets")
+              "Same bets", "Enter card by hand")
 
 
 class UI:
@@ -61,6 +63,8 @@ class UI:
         self.history = ""         # where the finished session was kept
         self.price = 0            # N4: the price agreed (K_SELL_OK)
         self.shoot_skip = 0       # X2 window: play index the passes have reached
+        self.card_up = False      # K_CARD: the card goes face up (the banker display may show it)
+        self.card_for = ""        # K_CARD: whose card, for the prompt ("seat 2", "banker")
 
 
 def wrap(text, out, first, last):
@@ -228,9 +232,27 @@ def actions(e, seat):
     return words, buy
 
 
+def card_wanted(e):
+    """The engine takes a card now (one not already on the table, R2): the cut, a deal's
+    first card, the card rounds, a twist/buy/split/burn's card, the banker's draws."""
+    ph = e.phase
+    if ph == E.PH_CUT:
+        return True
+    if e.want_shuffle:
+        return False
+    if ph == E.PH_IDLE:
+        return not e.casino and not e.need_kitty
+    if ph == E.PH_PLAY:
+        return e.card_due()
+    return ph == E.PH_DEAL1 or ph == E.PH_DEAL2 or ph == E.PH_BANKER
+
+
 def entry_prompt(ui):
-    """The prompt while a sale of the bank (N4) or the shoot window (X2) is being chosen."""
+    """The prompt while a sale of the bank (N4), the shoot window (X2) or a card by hand
+    is being chosen."""
     k = ui.kind
+    if k == K_CARD:
+        return "Card by hand: " + ui.card_for
     if k == K_SELL_SEAT:
         return "Sell bank to seat %d?" % ui.value
     if k == K_SELL_PRICE:
@@ -250,6 +272,8 @@ def entry_line(ui):
         return right("Sell to seat", "- %d + OK" % ui.value)
     if k == K_SELL_OK:
         return "OK: buy  UNDO: no"
+    if k == K_CARD:
+        return right("Card", "- %s + OK" % card_name(ui.value))
     name = ("", "Stake", "Buy", "Kitty", "Shoot", "", "", "Price")[k]
     head = "%s %d-%d" % (name, ui.lo, ui.hi)
     tail = "- %d + OK" % ui.value
@@ -262,7 +286,7 @@ def sale_lines(e, ui, seat, out):
     """N4 on a seat display: the seller sees what he offers, the buyer what he is asked.
     True when the lines were written."""
     k = ui.kind
-    if k < K_SELL_SEAT:
+    if k < K_SELL_SEAT or k > K_SELL_OK:
         return False
     buyer = ui.value if k == K_SELL_SEAT else ui.seat
     if seat == e.banker:
@@ -308,7 +332,7 @@ def seat_view(e, ui, seat, out):
     if ph == E.PH_CUT:
         out[6] = "Cut for the bank"
         if card_target(e) == seat:
-            out[7] = "Your card next"
+            out[7] = entry_line(ui) if ui.kind == K_CARD else "Your card next"
         return hl
     if banker:
         if e.deals and e.ncards(0):
@@ -365,6 +389,10 @@ def seat_view(e, ui, seat, out):
     acting = acting_seat(e)
     if sale_lines(e, ui, seat, out):
         pass
+    elif ui.kind == K_CARD:
+        if ui.seat == seat:             # its own card: face down or not, it may see it
+            out[6] = "Your card by hand"
+            out[7] = entry_line(ui)
     elif ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
         out[6] = "Your %s" % ("stake" if ui.kind == K_STAKE else (
             "buy" if ui.kind == K_BUY else "bet"))
@@ -386,7 +414,10 @@ def seat_view(e, ui, seat, out):
         out[6] = "Your turn: draw"
         out[7] = "or STICK to stand"
     if ui.msg and ui.msg_seat == seat:
-        out[7] = ui.msg[:COLS]
+        if ui.kind == K_CARD:
+            wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
+        else:
+            out[7] = ui.msg[:COLS]
     return hl
 
 
@@ -441,12 +472,20 @@ def banker_view(e, ui, out):
     out[6] = prompt(e, ui)
     if e.casino and ph == E.PH_IDLE and not e.want_shuffle and e.initial_stake(1):
         out[2] = "STICK: same bets"     # the online game's "new round, same bets"
-    if ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0) or ui.kind >= K_SELL_SEAT:
+    if ui.kind == K_CARD:
+        # a player's face-down card only on his own display; the banker's own cards and
+        # face-up cards here
+        out[7] = entry_line(ui) if ui.card_up or ui.seat == 0 else \
+            "On seat %d's display" % ui.seat
+    elif ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0) or ui.kind >= K_SELL_SEAT:
         out[7] = entry_line(ui)
     elif ui.kind != K_NONE:
         out[7] = "Seat %d: - + OK" % ui.seat
     if ui.msg:
-        out[7] = ui.msg[:COLS]
+        if ui.kind == K_CARD:
+            wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
+        else:
+            out[7] = ui.msg[:COLS]
     return 6
 
 
