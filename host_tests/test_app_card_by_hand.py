@@ -5,7 +5,8 @@ shown as a read card is), on the simulated board, with the hidden-information ch
 import copy
 import re
 
-from app_support import Bench
+from app_support import Bench, ButtonDriver, check_frames, check_serial, hidden_states, \
+    no_serial_runner
 from test_app_buttons import CLASSIC_ALL
 
 import engine as E
@@ -185,3 +186,130 @@ def test_the_cut_by_hand(tmp_path):
     assert b.screen(8)[7] == b.screen(0)[7] == "Card        - AC + OK"   # the cut is face up
     b.press("OK")
     assert "* #1 card AC cut for seat 1 (by hand)" in b.out
+
+
+class HandDriver(ButtonDriver):
+    """A ButtonDriver that enters some cards by hand (the menu, MINUS/PLUS, held for the
+    suit, OK) instead of through the reader, and notes when each entry was open."""
+
+    def __init__(self, head, events, by_hand, **kw):
+        super().__init__(head, events, **kw)
+        self.by_hand = by_hand
+        self.entries = []               # [event index, target seat, face up, start ms]
+
+    def _press(self, t, name, hold=None):
+        if name.endswith("*"):
+            return super()._press(t, name[:-1], hold=self.LONG_HOLD)
+        return super()._press(t, name, hold)
+
+    def plan(self, now):
+        k = self.acked
+        ev, seat, amount, card = parse_event(strip(self.events[k]))
+        if ev != E.EV_CARD or k not in self.by_hand:
+            return super().plan(now)
+        e = self.engine_at(k)
+        self.planned = k
+        self.action_at = now
+        slot = e.expected_card_slot()
+        if slot <= -2:
+            who, up = -2 - slot, True
+        elif slot == -1:
+            who, up = e.banker % e.seats + 1, False
+        elif slot == 0:
+            who, up = 0, e.phase == E.PH_BANKER
+        else:
+            who = e.hand_seat(slot)
+            up = e.phase == E.PH_PLAY and bool(e.hand_flags(slot) & E.F_TWISTED)
+        self.entries.append([k, who, up, now])
+        r, s = card >> 2, card & 3
+        ranks = ["PLUS"] * r if r <= 6 else ["MINUS"] * (13 - r)
+        suits = ["PLUS*"] * s if s <= 2 else ["MINUS*"]
+        presses = ["OK"] + ranks + suits + ["OK"]        # the menu item, the card, OK
+
+        def end():                      # the retry clock starts after the last press
+            self.action_at = self.world.clock.ms()
+        t_end = self._press(now, "OK", hold=self.LONG_HOLD)
+        self.steps.append((t_end, lambda: self._find_and_enter(presses, end)))
+
+    def _find_and_enter(self, presses, end):
+        line = self.banker_line(7)
+        assert line == "> Enter card by hand", line
+        self.menu_choices.append((self.planned, "Enter card by hand"))
+        t = self.world.clock.ms()
+        for name in presses:
+            t = self._press(t, name)
+        self.steps.append((t, end))
+
+
+def test_a_whole_session_with_cards_by_hand_keeps_hidden_what_is_hidden(tmp_path):
+    seats, seed = 4, 2
+    head, events = S.script_session("classic", seats, seed, deals=5, options=CLASSIC_ALL)
+    cards = [k for k, ln in enumerate(events) if ln.startswith("card ")]
+    by_hand = set(cards[::3])
+    flash = str(tmp_path / "flash")
+    S.fresh_flash(flash, S.settings_text("classic", seats, options=CLASSIC_ALL))
+    driver = HandDriver(head, events, by_hand, seed=seed)
+    scr = S.Screens(seats)
+    run = no_serial_runner(flash, driver, scr)
+    run.boot()
+    passes = [0]
+
+    def stuck(table):                   # a loop that stays busy without time passing
+        passes[0] += 1
+        return passes[0] > 3_000_000
+    run.run(until=stuck, max_ms=3_000_000)
+    assert driver.done and driver.acked == len(events), driver.output[-8:]
+    assert driver.errors == [], driver.errors[:5]
+    assert len(driver.entries) == len(by_hand)
+    kinds = set((who == 0, up) for _, who, up, _ in driver.entries)
+    assert kinds == {(True, False), (True, True), (False, False), (False, True)}, kinds
+    marked = [ln for ln in driver.output if ln.startswith("* #") and "by hand" in ln]
+    assert len(marked) == len(by_hand)
+    with open(flash + "/journal.txt") as f:
+        assert [ln.rstrip("\n") for ln in f] == head + events
+    led = S.ledger(flash + "/journal.txt")
+    e = S.shadow(head, events, len(events))
+    assert led["events"] == []
+    assert led["balances"] == {str(s): e.balance(s) for s in range(1, seats + 1)}
+    # while an entry is open its card shows only where that card may be seen: on its own
+    # seat's display, and on the banker's display when it is face up or the banker's own
+    acks = [driver.ack_at[i] for i in range(len(events))]
+    frames = []
+    bad = []
+    for t, i, lines in scr.history:
+        open_now = [x for x in driver.entries if x[3] <= t < driver.ack_at[x[0]]]
+        lines = list(lines)
+        for j, ln in enumerate(lines):
+            if not ENTRY.match(ln):
+                continue
+            if not open_now:
+                bad.append("display %d shows an entry at %d ms with none open" % (i, t))
+                continue
+            _, who, up, _ = open_now[0]
+            allowed = (i == who - 1) or (i == 8 and (up or who == 0))
+            if not allowed:
+                bad.append("display %d shows %r, an entry for %d" % (i, ln, who))
+            lines[j] = ""
+        frames.append((t, i, lines))
+    assert bad == []
+    states = hidden_states(head, events)
+    assert check_frames(frames, acks, states, seats) == []
+    assert check_serial(driver.seen, states) == []
+
+
+def test_cards_by_hand_on_micropython(tmp_path):
+    """The firmware as .mpy files on the MicroPython VM takes the same cards by hand."""
+    seats, seed = 4, 2
+    head, events = S.script_session("classic", seats, seed, deals=2, options=CLASSIC_ALL)
+    cards = [k for k, ln in enumerate(events) if ln.startswith("card ")]
+    by_hand = set(cards[::3])
+    flash = str(tmp_path / "flash")
+    S.fresh_flash(flash, S.settings_text("classic", seats, options=CLASSIC_ALL))
+    driver = HandDriver(head, events, by_hand, seed=seed)
+    rc, _ = S.OnVM(flash, driver, S.Screens(seats), heap="192k").run()
+    assert rc == 0, "\n".join(driver.output[-20:])
+    assert driver.done and driver.acked == len(events) and driver.errors == []
+    marked = [ln for ln in driver.output if ln.startswith("* #") and "by hand" in ln]
+    assert len(marked) == len(by_hand) == len(driver.entries)
+    with open(flash + "/journal.txt") as f:
+        assert [ln.rstrip("\n") for ln in f] == head + events
