@@ -15,7 +15,7 @@ SLOTS = ((0, 0x3C), (1, 0x3C), (2, 0x3C), (3, 0x3C), (4, 0x3C), (5, 0x3C), (6, 0
          (7, 0x3C), (0, 0x3D))
 BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 # adafruit_ssd1306 sends 0xAD 0x30 (IREF select of SSD1306B/SSD1315 parts); the plain
-# SSD1306 of DEVICES.md has no 0xAD, so the models are told it is a 1-argument command.
+# SSD1306 of docs/DEVICES.md has no 0xAD, so the models are told it is a 1-argument command.
 DRIVER_EXTRA_COMMANDS = {0xAD: 1}
 
 

@@ -240,6 +240,11 @@ class Table:
             self.web.on_event(ev, slot, up, card)
         if ev == E.EV_CARD:
             text = self._card_text(card, ph, slot, up)
+            if src == SRC_BUTTON:        # entered by hand: the audit trail says so
+                if "(face down)" in text:
+                    text = text.replace("(face down)", "(face down, by hand)")
+                else:
+                    text += " (by hand)"
         else:
             text = event_text(ev, seat, amount, card)
         self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % self.nev + text)
@@ -337,6 +342,7 @@ class Table:
         lo = hi = 0
         ph = e.phase
         r = e.rules
+        shooter = self._window_seat()
         if ph == E.PH_STAKES or ph == E.PH_BETS or (
                 e.casino and ph == E.PH_IDLE and not e.want_shuffle and not ui.over):
             kind = V.K_STAKE
@@ -347,6 +353,10 @@ class Table:
             kind = V.K_KITTY
             lo = r.kitty_min
             hi = r.kitty_max
+        elif shooter:
+            kind = V.K_SHOOT            # X2: 0 = pass
+            seat = shooter
+            hi = e.kitty - e.outstanding_shoot
         if kind != ui.kind or seat != ui.seat or lo != ui.lo or hi != ui.hi:
             ui.kind = kind
             ui.seat = seat
@@ -553,9 +563,14 @@ class Table:
                 self._sync_entry()
             self._all_dirty()
             return
+        if ui.kind == V.K_CARD:
+            self._card_step(b, long)
+            return
         if ui.kind != V.K_NONE and not long:
             if b == B_MINUS or b == B_PLUS:
                 v = ui.value + (1 if b == B_PLUS else -1)
+                if ui.kind == V.K_SELL_SEAT and v == e.banker:
+                    v += 1 if b == B_PLUS else -1   # N4: the bank goes to another seat
                 if ui.lo <= v <= ui.hi:
                     ui.value = v
                 self._dirty_entry()
@@ -563,11 +578,16 @@ class Table:
             if b == B_OK:
                 self._commit()
                 return
+            if b == B_UNDO and ui.kind == V.K_SHOOT and not ui.manual and \
+                    ui.shoot_skip > e.shoot_pos:
+                self._unpass()
+                return
             if b == B_UNDO and ui.manual:
                 ui.kind = V.K_NONE
                 ui.manual = False
                 self._sync_entry()
                 self._all_dirty()
+                self._prompt()           # a sale's prompt ends with it
                 return
             if b == B_BUY and ui.kind == V.K_BUY:
                 ui.kind = V.K_NONE
@@ -587,7 +607,9 @@ class Table:
         seat = V.acting_seat(e)
         why = None
         if b == B_STICK:
-            if e.phase == E.PH_BANKER and not e.casino:
+            if e.casino and e.phase == E.PH_IDLE:
+                why = self._same_bets()
+            elif e.phase == E.PH_BANKER and not e.casino:
                 why = self.event(E.EV_STAND, 0, 0, 0, SRC_BUTTON)
             else:
                 why = self.event(E.EV_STICK, seat, 0, 0, SRC_BUTTON)
@@ -614,6 +636,9 @@ class Table:
 
     def _dirty_entry(self):
         ui = self.ui
+        if ui.kind >= V.K_SELL_SEAT:     # the sale's and a card's other displays too
+            self._all_dirty()            # the buyer's display follows the choice
+            self._prompt()
         self._dirty(BANKER_DISPLAY)
         if ui.seat:
             self._dirty(ui.seat - 1)
@@ -654,6 +679,12 @@ class Table:
             why = self.event(E.EV_BUY, seat, v, 0, SRC_BUTTON)
         elif kind == V.K_KITTY:
             why = self.event(E.EV_KITTY, 0, v, 0, SRC_BUTTON)
+        elif kind == V.K_CARD:
+            why = self.event(E.EV_CARD, 0, 0, v, SRC_BUTTON)   # refused: the entry stays
+        elif kind >= V.K_SELL_SEAT:
+            why = self._sale_step(kind, seat, v)
+        elif v == 0:
+            why = self._pass_shoot(seat)
         else:
             why = self.event(E.EV_SHOOT, seat, v, 0, SRC_BUTTON)
         if why:
@@ -663,6 +694,8 @@ class Table:
         e = self.e
         ui = self.ui
         items = []
+        if V.card_wanted(e):
+            items.append(V.M_CARD)       # the tag of the card in hand will not read
         if e.want_shuffle and not e.in_deal():
             items.append(V.M_SHUFFLE)
         if e.phase == E.PH_BANKER and not e.casino:
@@ -680,6 +713,10 @@ class Table:
             items.append(V.M_SHOOT)
         if e.rules.shoot and not e.in_deal():
             items.append(V.M_KITTY)
+        if self._sale_possible():
+            items.append(V.M_SELL)
+        if e.casino and e.phase == E.PH_IDLE and not e.want_shuffle and e.initial_stake(1):
+            items.append(V.M_SAME_BETS)
         if self.web is not None:
             items.append(V.M_CODES)
         if e.in_deal():
@@ -718,13 +755,21 @@ class Table:
                 self._entry(V.K_KITTY, 0, 1 if e.kitty else e.rules.kitty_min, room)
         elif item == V.M_SHOOT:
             seat = V.acting_seat(e)
+            lo = 1
             if not seat:
-                seat = e.porder[e.shoot_pos] if e.shoot_pos < e.nplayers else 0
+                seat = self._window_seat()
+                lo = 0                   # X2: 0 = pass
             room = e.kitty - e.outstanding_shoot
             if not seat or room < 1:
                 why = "no shoot bet is possible now (X2, X4)"
             else:
-                self._entry(V.K_SHOOT, seat, 1, room)
+                self._entry(V.K_SHOOT, seat, lo, room)
+        elif item == V.M_SELL:
+            why = self._open_sale()
+        elif item == V.M_CARD:
+            why = self._open_card()
+        elif item == V.M_SAME_BETS:
+            why = self._same_bets()
         elif item == V.M_NEW:
             why = self.new_session()
         elif item == V.M_TAGS_WRITE:
@@ -748,6 +793,150 @@ class Table:
         ui.kind = V.K_MENU
         ui.manual = True
         self._all_dirty()
+
+    # ------------------------------------------------------------------ button-only paths
+    # The sale of the bank (N4), passing in the shoot window (X2) and the casino's "same
+    # bets": every event of the transcript language can be given without a serial line.
+    def _window_seat(self):
+        """X2: the seat the shoot window offers now (after the engine's shoot bets and the
+        passes chosen on the buttons); 0 when the window is closed or the kitty is covered."""
+        e = self.e
+        ui = self.ui
+        if not (e.rules.shoot and e.phase == E.PH_DEAL2 and e.pos == 0):
+            ui.shoot_skip = 0            # passes live only while their window is open
+            return 0
+        i = e.shoot_pos if e.shoot_pos > ui.shoot_skip else ui.shoot_skip
+        if i >= e.nplayers or e.kitty - e.outstanding_shoot < 1:
+            return 0
+        return e.porder[i]
+
+    def _pass_shoot(self, seat):
+        """X2: `seat` places no shoot bet; a pass is no event (TRANSCRIPT.md: a player who
+        does not shoot sends nothing), so it lives in the UI until the window closes."""
+        e = self.e
+        if seat != self._window_seat():
+            return "no shoot bet is possible now (X2, X4)"
+        for i in range(e.nplayers):
+            if e.porder[i] == seat:
+                self.ui.shoot_skip = i + 1
+        self.say("# seat %d passes: no shoot bet (X2)" % seat)
+        self._ui_moved(seat - 1)
+        return None
+
+    def _unpass(self):
+        e = self.e
+        ui = self.ui
+        ui.shoot_skip -= 1
+        self.say("# seat %d may shoot again (X2)" % e.porder[ui.shoot_skip])
+        self._ui_moved(e.porder[ui.shoot_skip] - 1)
+
+    def _ui_moved(self, prio):
+        """A choice that is not an event changed what the displays show."""
+        self.ui.kind = V.K_NONE
+        self.ui.manual = False
+        self._sync_entry()
+        self._all_dirty()
+        self.first = prio
+        self._prompt()
+
+    def _sale_possible(self):
+        e = self.e
+        return (e.rules.preset == 1 and not e.casino and not e.in_deal() and e.banker > 0
+                and e.phase == E.PH_IDLE)
+
+    def _open_sale(self):
+        """N4, step 1: the banker chooses the buyer (-/+ over the other seats)."""
+        e = self.e
+        if not self._sale_possible():
+            return "the bank can be sold only between deals of the classic game (N4)"
+        lo = 2 if e.banker == 1 else 1
+        hi = e.seats - 1 if e.banker == e.seats else e.seats
+        self._entry(V.K_SELL_SEAT, 0, lo, hi)
+        self.ui.value = e.banker % e.seats + 1       # the banker's left (B2)
+        self._prompt()
+        return None
+
+    def _sale_step(self, kind, seat, v):
+        """N4, OK on each step: buyer chosen -> price; price chosen -> the buyer's OK;
+        the buyer's OK -> the `sell` event."""
+        ui = self.ui
+        if kind == V.K_SELL_SEAT:
+            self._entry(V.K_SELL_PRICE, v, 0, 20 * self.e.rules.stake_max)
+        elif kind == V.K_SELL_PRICE:
+            ui.price = v
+            self._entry(V.K_SELL_OK, seat, v, v)
+        else:
+            return self.event(E.EV_SELL, seat, ui.price, 0, SRC_BUTTON)
+        self._prompt()
+        return None
+
+    def _same_bets(self):
+        """`casino`: one press re-places every seat's bet of the previous round."""
+        e = self.e
+        if e.want_shuffle or e.phase != E.PH_IDLE:
+            return "same bets: only before the first bet of a round (D2)"
+        bets = [e.initial_stake(s) for s in range(1, e.seats + 1)]
+        if 0 in bets:
+            return "no bets of a previous round to repeat (D2)"
+        seat = 1
+        while True:
+            why = self.event(E.EV_STAKE, seat, bets[seat - 1], 0, SRC_BUTTON)
+            if why or e.phase != E.PH_BETS:
+                return why
+            seat = e.next_stake_seat()
+
+    # ------------------------------------------------------------------ a card by hand
+    # A card whose tag will not read (a damaged sticker, a tag outside the UID map) is
+    # chosen on the buttons and goes through event() like a read card: journaled first,
+    # then shown as a read card would be (a face-down card only on its own seat's display).
+    def _open_card(self):
+        e = self.e
+        ui = self.ui
+        if not V.card_wanted(e):
+            return "no card is due now: " + V.prompt(e, ui)
+        slot = e.expected_card_slot()
+        seat = self._card_seat(slot)
+        if slot == -1:
+            seat = e.banker % e.seats + 1    # a deal's first card: the banker's left (B2)
+        if slot <= -2:
+            up = True                    # the cut is face up (B1)
+            who = "cut S%d" % seat
+        elif seat == 0:
+            up = e.phase == E.PH_BANKER  # his own draws in his turn (K1)
+            who = "dealer" if e.casino else "banker"
+        else:
+            up = e.phase == E.PH_PLAY and bool(e.hand_flags(slot) & E.F_TWISTED)
+            who = "seat %d" % seat
+        self._entry(V.K_CARD, seat, 0, 51)
+        ui.card_up = up
+        ui.card_for = who
+        self._prompt()
+        return None
+
+    def _card_step(self, b, long):
+        """MINUS/PLUS: the rank down/up; held: the suit; OK: the card; UNDO: no card. Every
+        card stays reachable (one already on the table is refused on OK, R2: skipping it
+        would tell where it is)."""
+        ui = self.ui
+        c = ui.value
+        if b == B_OK:
+            self._commit()
+        elif b == B_UNDO:
+            ui.kind = V.K_NONE
+            ui.manual = False
+            self._sync_entry()
+            self._all_dirty()
+            self._prompt()
+        elif b == B_MINUS or b == B_PLUS:
+            d = 1 if b == B_PLUS else -1
+            if long:
+                c = (c & ~3) | ((c & 3) + d) % 4
+            else:
+                c = ((c >> 2) + d) % 13 * 4 + (c & 3)
+            ui.value = c
+            self._dirty_entry()
+        else:
+            self.refuse("Card: -/+, OK or UNDO", ui.seat)
 
     # ------------------------------------------------------------------ displays
     def _dirty(self, i):

@@ -1,7 +1,7 @@
-# The Pontoon engine: a pure state machine fed one event at a time (TRANSCRIPT.md).
+# The Pontoon engine: a pure state machine fed one event at a time (docs/TRANSCRIPT.md).
 # No I/O, no clock, no hardware. `apply` answers None (accepted) or a reason (rejected,
 # state unchanged). Hands live in preallocated byte buffers, one byte per card; an
-# accepted card allocates nothing. Rule IDs refer to RULES.md, rulings to docs/RULINGS.md.
+# accepted card allocates nothing. Rule IDs: docs/RULES.md, rulings to docs/RULINGS.md.
 try:
     from micropython import const
 except ImportError:  # CPython

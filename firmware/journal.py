@@ -1,4 +1,4 @@
-# The journal on flash: every accepted event, one transcript line each (TRANSCRIPT.md),
+# The journal on flash: every accepted event, one transcript line each (docs/TRANSCRIPT.md),
 # header lines first. A line is written and flushed before its effects are shown, so after
 # a power cut the controller replays the file and continues where it was.
 #

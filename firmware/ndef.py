@@ -1,4 +1,4 @@
-# NDEF on an NTAG213's user memory (DEVICES.md): walking the TLVs to the NDEF message, and
+# NDEF on an NTAG213's user memory (docs/DEVICES.md): walking the TLVs to the NDEF message, and
 # finding a Text record in it. Shared by the shoe reader and the tag mode; nothing here
 # allocates (results go into a caller's preallocated array), so it may run under
 # micropython.heap_lock().

@@ -1,4 +1,4 @@
-# The replayer's JSON document (TRANSCRIPT.md), written by hand so that CPython and
+# The replayer's JSON document (docs/TRANSCRIPT.md), written by hand so that CPython and
 # MicroPython print the same bytes and keys keep their contract order.
 from cards import card_name
 from hands import KIND_NAMES

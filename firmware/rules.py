@@ -1,4 +1,4 @@
-# The three presets and the `classic` options (RULES.md V, X), validated from the
+# The three presets and the `classic` options (docs/RULES.md V, X), validated from the
 # transcript's `rules` line or the settings file.
 try:
     from micropython import const

@@ -7,7 +7,7 @@
 # write  - blank stickered cards are placed one by one; each gets the NDEF Text record of
 #          the next card in DECK ORDER: AS 2S .. 10S JS QS KS, AH .. KH, AD .. KD, AC .. KC
 #          (spades, hearts, diamonds, clubs; ace to king; tens are written "10S"). The bytes
-#          are DEVICES.md's `03 LEN D1 01 PL 54 02 65 6E <text> FE`, after any lock/memory
+#          are docs/DEVICES.md's `03 LEN D1 01 PL 54 02 65 6E <text> FE`, after any lock/memory
 #          control TLV already on the tag. The page holding the TLV header is written last,
 #          so a tag pulled away half-way still reads as blank; then every page is read back.
 #          Refused (nothing written, the same card is still wanted): a tag that holds a card

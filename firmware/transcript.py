@@ -1,4 +1,4 @@
-# The transcript language (TRANSCRIPT.md): one line -> one event, for the replayer, the
+# The transcript language (docs/TRANSCRIPT.md): one line -> one event, for the replayer, the
 # serial line and the journal alike.
 from cards import card_name, parse_card
 from engine import (

@@ -17,6 +17,10 @@ K_BUY = 2
 K_KITTY = 3
 K_SHOOT = 4
 K_MENU = 5
+K_SELL_SEAT = 6           # N4: the banker chooses the buyer,
+K_SELL_PRICE = 7          # then the price,
+K_SELL_OK = 8             # then the buyer confirms with OK
+K_CARD = 9                # a card entered by hand (its tag would not read)
 
 # menu items (ui.menu)
 M_SHUFFLE = 1
@@ -31,11 +35,15 @@ M_DOUBLE = 9
 M_TAGS_WRITE = 10
 M_TAGS_ENROLL = 11
 M_TAGS_CHECK = 12
-M_CODES = 13
-M_SEAT_CODE = 20          # + seat: that seat's phone code; + 0: the pages' address (web.py)
+M_SELL = 13
+M_SAME_BETS = 14
+M_CARD = 15
+M_CODES = 16
+M_SEAT_CODE = 20  # + seat: its phone code; + 0: the pages' address (web.py)
 MENU_NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
               "Banker doubles", "Shoot bet", "Kitty", "New session", "Double",
-              "Write card tags", "Enroll card tags", "Check the deck", "Phone codes")
+              "Write card tags", "Enroll card tags", "Check the deck", "Sell the bank",
+              "Same bets", "Enter card by hand", "Phone codes")
 
 
 class UI:
@@ -58,6 +66,10 @@ class UI:
         self.phones = False       # no seat displays: the phones are (banker display shows
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
+        self.price = 0            # N4: the price agreed (K_SELL_OK)
+        self.shoot_skip = 0       # X2 window: play index the passes have reached
+        self.card_up = False      # K_CARD: the card goes face up (the banker display may show it)
+        self.card_for = ""        # K_CARD: whose card, for the prompt ("seat 2", "banker")
 
 
 def wrap(text, out, first, last):
@@ -174,6 +186,9 @@ def prompt(e, ui):
     """The table's prompt of the moment (banker display line 6 and the serial line)."""
     if ui.fatal:
         return "Stopped: see message"
+    p = entry_prompt(ui)
+    if p:
+        return p
     ph = e.phase
     if ph == E.PH_OVER:
         return "Session over"
@@ -227,16 +242,82 @@ def actions(e, seat):
     return words, buy
 
 
+def card_wanted(e):
+    """The engine takes a card now (one not already on the table, R2): the cut, a deal's
+    first card, the card rounds, a twist/buy/split/burn's card, the banker's draws."""
+    ph = e.phase
+    if ph == E.PH_CUT:
+        return True
+    if e.want_shuffle:
+        return False
+    if ph == E.PH_IDLE:
+        return not e.casino and not e.need_kitty
+    if ph == E.PH_PLAY:
+        return e.card_due()
+    return ph == E.PH_DEAL1 or ph == E.PH_DEAL2 or ph == E.PH_BANKER
+
+
+def entry_prompt(ui):
+    """The prompt while a sale of the bank (N4), the shoot window (X2) or a card by hand
+    is being chosen."""
+    k = ui.kind
+    if k == K_CARD:
+        return "Card by hand: " + ui.card_for
+    if k == K_SELL_SEAT:
+        return "Sell bank to seat %d?" % ui.value
+    if k == K_SELL_PRICE:
+        return "Sell to %d: price?" % ui.seat
+    if k == K_SELL_OK:
+        return "Seat %d: buy for %d?" % (ui.seat, ui.price)
+    if k == K_SHOOT and ui.lo == 0:
+        return "Seat %d: shoot or pass" % ui.seat
+    return ""
+
+
 def entry_line(ui):
-    if ui.kind == K_MENU:
+    k = ui.kind
+    if k == K_MENU:
         item = ui.menu[ui.menu_i]
         if item == M_SEAT_CODE:
             return "> " + ui.address
         if item > M_SEAT_CODE:
             return "> Seat %d code %s" % (item - M_SEAT_CODE, ui.codes[item - M_SEAT_CODE])
         return "> " + MENU_NAMES[item]
-    name = ("", "Stake", "Buy", "Kitty", "Shoot")[ui.kind]
-    return right("%s %d-%d" % (name, ui.lo, ui.hi), "- %d + OK" % ui.value)
+    if k == K_SELL_SEAT:
+        return right("Sell to seat", "- %d + OK" % ui.value)
+    if k == K_SELL_OK:
+        return "OK: buy  UNDO: no"
+    if k == K_CARD:
+        return right("Card", "- %s + OK" % card_name(ui.value))
+    name = ("", "Stake", "Buy", "Kitty", "Shoot", "", "", "Price")[k]
+    head = "%s %d-%d" % (name, ui.lo, ui.hi)
+    tail = "- %d + OK" % ui.value
+    if len(head) + 1 + len(tail) > COLS:
+        head = name                     # a wide range: the amount matters more
+    return right(head, tail)
+
+
+def sale_lines(e, ui, seat, out):
+    """N4 on a seat display: the seller sees what he offers, the buyer what he is asked.
+    True when the lines were written."""
+    k = ui.kind
+    if k < K_SELL_SEAT or k > K_SELL_OK:
+        return False
+    buyer = ui.value if k == K_SELL_SEAT else ui.seat
+    if seat == e.banker:
+        out[6] = "Selling the bank"
+        out[7] = entry_line(ui) if k != K_SELL_OK else "to %d for %d: wait" % (buyer, ui.price)
+        return True
+    if seat != buyer:
+        return False
+    if k == K_SELL_OK:
+        out[6] = "Buy the bank for %d?" % ui.price
+        out[7] = entry_line(ui)
+    else:
+        out[6] = "Bank offered to you"
+        if k == K_SELL_PRICE:
+            out[7] = entry_line(ui)
+    return True
 
 
 def _blank(out):
@@ -266,7 +347,7 @@ def seat_view(e, ui, seat, out):
     if ph == E.PH_CUT:
         out[6] = "Cut for the bank"
         if card_target(e) == seat:
-            out[7] = "Your card next"
+            out[7] = entry_line(ui) if ui.kind == K_CARD else "Your card next"
         return hl
     if banker:
         if e.deals and e.ncards(0):
@@ -321,9 +402,17 @@ def seat_view(e, ui, seat, out):
                 out[6] = "Bust: pay %s %d" % (banker_name(e).lower(), -e.deal_net(seat))
                 break
     acting = acting_seat(e)
-    if ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
+    if sale_lines(e, ui, seat, out):
+        pass
+    elif ui.kind == K_CARD:
+        if ui.seat == seat:             # its own card: face down or not, it may see it
+            out[6] = "Your card by hand"
+            out[7] = entry_line(ui)
+    elif ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
         out[6] = "Your %s" % ("stake" if ui.kind == K_STAKE else (
             "buy" if ui.kind == K_BUY else "bet"))
+        if ui.kind == K_SHOOT and ui.lo == 0:
+            out[6] = "Shoot bet? 0 = pass"
         out[7] = entry_line(ui)
     elif acting == seat and ph == E.PH_PLAY:
         words, buy = actions(e, seat)
@@ -340,7 +429,10 @@ def seat_view(e, ui, seat, out):
         out[6] = "Your turn: draw"
         out[7] = "or STICK to stand"
     if ui.msg and ui.msg_seat == seat:
-        out[7] = ui.msg[:COLS]
+        if ui.kind == K_CARD:
+            wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
+        else:
+            out[7] = ui.msg[:COLS]
     return hl
 
 
@@ -393,12 +485,22 @@ def banker_view(e, ui, out):
     elif e.in_deal():
         _tokens(e, out, 3, 5, False, True)
     out[6] = prompt(e, ui)
-    if ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0):
+    if e.casino and ph == E.PH_IDLE and not e.want_shuffle and e.initial_stake(1):
+        out[2] = "STICK: same bets"     # the online game's "new round, same bets"
+    if ui.kind == K_CARD:
+        # a player's face-down card only on his own display; the banker's own cards and
+        # face-up cards here
+        out[7] = entry_line(ui) if ui.card_up or ui.seat == 0 else \
+            "On seat %d's display" % ui.seat
+    elif ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0) or ui.kind >= K_SELL_SEAT:
         out[7] = entry_line(ui)
     elif ui.kind != K_NONE:
         out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % ui.seat
     if ui.msg:
-        out[7] = ui.msg[:COLS]
+        if ui.kind == K_CARD:
+            wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
+        else:
+            out[7] = ui.msg[:COLS]
     return 6
 
 

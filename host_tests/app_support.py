@@ -195,3 +195,154 @@ class Bench:
     def journal(self):
         with open(self.flash + "journal.txt") as f:
             return f.read()
+
+
+def _driver_base():
+    import simtable as S
+    return S.Driver
+
+
+class ButtonDriver(_driver_base()):
+    """A simtable.Driver that gives every event through the buttons (and cards through the
+    reader): never a serial line. Menu items are found as a person finds them, by reading
+    the banker's display after each PLUS."""
+
+    LONG_HOLD = 900                   # > long_ms (800)
+
+    def __init__(self, head, events, **kw):
+        super().__init__(head, events, serial_share=0.0, **kw)
+        self.menu_choices = []          # (event index, menu item) as chosen
+        self.pass_presses = 0
+
+    def banker_line(self, k):
+        import simtable as S
+        return S.display_text(self.world.displays[8])[0][k]
+
+    def _choose(self, t, item, after=()):
+        t = self._press(t, "OK", hold=self.LONG_HOLD)
+        tries = [0]
+        k = self.planned
+
+        def look():
+            now = self.world.clock.ms()
+            line = self.banker_line(7)
+            if line == "> " + item:
+                self.menu_choices.append((k, item))
+                t2 = self._press(now, "OK")
+                for name in after:
+                    t2 = self._press(t2, name)
+                return
+            tries[0] += 1
+            if tries[0] > 30:
+                raise RuntimeError("menu item %r never offered (event %d %s); banker "
+                                   "display line 8: %r" % (item, k, self.events[k], line))
+            self.steps.append((self._press(now, "PLUS"), look))
+        self.steps.append((t, look))
+
+    def plan(self, now):
+        import engine as E
+        k = self.acked
+        line = self.events[k]
+        ev, seat, amount, card = parse_event(strip(line))
+        if ev == E.EV_CARD:
+            return super().plan(now)
+        e = self.engine_at(k)
+        r = e.rules
+        self.planned = k
+        self.action_at = now
+        if self.on_action:
+            self.on_action(k)
+        t = now
+        kitty_open = e.phase == E.PH_IDLE and e.need_kitty
+        window = e.phase == E.PH_DEAL2 and e.pos == 0 and not e.casino
+        menu = None
+        presses = []
+        if ev == E.EV_STAKE:
+            presses = ["PLUS"] * (amount - r.stake_min) + ["OK"]
+        elif ev == E.EV_BUY:
+            presses = ["BUY"] + ["PLUS"] * (amount - e.initial_stake(seat)) + ["OK"]
+        elif ev == E.EV_TWIST:
+            presses = ["TWIST"]
+        elif ev == E.EV_STICK or ev == E.EV_STAND:
+            presses = ["STICK"]
+        elif ev == E.EV_SPLIT:
+            presses = ["SPLIT"]
+        elif ev == E.EV_DOUBLE:
+            presses = ["BUY"]
+        elif ev == E.EV_SHUFFLE:
+            if kitty_open:
+                menu = "Shuffle done"   # OK would put up the kitty that is open
+            else:
+                presses = ["OK"]
+        elif ev == E.EV_KITTY:
+            if kitty_open:
+                presses = ["PLUS"] * (amount - r.kitty_min) + ["OK"]
+            else:
+                lo = 1 if e.kitty else r.kitty_min
+                menu, presses = "Kitty", ["PLUS"] * (amount - lo) + ["OK"]
+        elif ev == E.EV_SHOOT and window:
+            # X2: the seats before this one pass (OK on 0), then this one's amount
+            target = list(e.porder[:e.nplayers]).index(seat)
+            passes = target - e.shoot_pos
+            self.pass_presses += passes
+            presses = ["OK"] * passes + ["PLUS"] * amount + ["OK"]
+        elif ev == E.EV_SHOOT:
+            menu, presses = "Shoot bet", ["PLUS"] * (amount - 1) + ["OK"]
+        elif ev == E.EV_BANKDOUBLE:
+            menu = "Banker doubles"
+        elif ev == E.EV_BURN:
+            menu = "Burn (V8)"
+        elif ev == E.EV_VOID:
+            menu = "Void this deal"
+        elif ev == E.EV_SELL:
+            left = e.banker % e.seats + 1
+            if seat >= left:
+                moves = ["PLUS"] * (seat - left)
+            else:                       # MINUS skips the banker's own seat
+                moves = ["MINUS"] * (left - seat - (1 if seat < e.banker else 0))
+            menu, presses = "Sell the bank", moves + ["OK"] + ["PLUS"] * amount + ["OK", "OK"]
+        else:
+            raise RuntimeError("no button path for %s" % line)
+        if menu:
+            self._choose(t, menu, presses)
+            return
+        for name in presses:
+            t = self._press(t, name)
+
+    def new_session(self, run):
+        """Long OK, "New session": the journal is kept as history/NNNN.txt."""
+        self.planned = self.acked
+        self._choose(self.world.clock.ms(), "New session")
+        for _ in range(20000):
+            run.table.step()
+            self.poll(self.world.clock.ms())
+            run.world.clock.advance_us(1000)
+            if not self.steps and run.table.nev == 0:
+                return
+        raise RuntimeError("no new session: " + "\n".join(self.output[-5:]))
+
+
+class NoSerial:
+    """A serial line on which nothing ever arrives."""
+
+    def poll(self):
+        return None
+
+
+def no_serial_runner(flash, driver, screens):
+    """simtable.InProcess with no serial input at all: the firmware's lines come out (the
+    test reads them like a log) but nothing can be typed."""
+    import simtable as S
+
+    class Runner(S.InProcess):
+        def boot(self):
+            import app
+            self.world = w = S.sim.build(n_displays=9)
+            out = S._LineOut(self.driver.on_output)
+            self.driver.attach(w, None)
+            if self.screens:
+                self.screens.reset()
+            self.table = app.Table(S.sim, self.flash, out=out, lines=NoSerial())
+            self.table.boot()
+            return self.table
+    return Runner(flash, driver, screens)

@@ -1,5 +1,5 @@
-"""Memory budgets on the real MicroPython VM (DEVELOPERS.md): no allocation while valuing a
-hand or accepting an event, and whole sessions inside a Pico-sized heap."""
+"""Memory budgets on the real MicroPython VM (the README's "The engine"): no allocation
+while valuing a hand or accepting an event, and whole sessions inside a Pico-sized heap."""
 import os
 
 from conftest import ROOT

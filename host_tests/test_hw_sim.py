@@ -161,7 +161,7 @@ def check_mux(r):
 def check_bus_clock(r):
     # one byte: start + 9-clock address + 9-clock data + stop = 20 clocks
     assert r["400000"][0] == 20 * 2500 and r["100000"][0] == 20 * 10000
-    # a 1,024-byte write: ~23 ms at 400 kHz, ~92 ms at 100 kHz (DEVICES.md)
+    # a 1,024-byte write: ~23 ms at 400 kHz, ~92 ms at 100 kHz (docs/DEVICES.md)
     assert 22_500_000 < r["400000"][1] < 23_500_000
     assert 91_000_000 < r["100000"][1] < 93_000_000
 
@@ -189,7 +189,7 @@ def check_display_faults(r):
 
 
 def check_driver_ssd1306_strict(r):
-    # adafruit_ssd1306 sends 0xAD 0x30 (IREF select), which the DEVICES.md SSD1306 lacks
+    # adafruit_ssd1306 sends 0xAD 0x30 (IREF select), which the docs/DEVICES.md SSD1306 lacks
     assert r["violations"] == ["unknown command byte ad", "unknown command byte 30"]
     assert r["on"] is True and r["mode"] == 0
 

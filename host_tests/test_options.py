@@ -3,7 +3,7 @@
 
 * Every scenario under scenarios/classic_options/ and scenarios/shoot/ is replayed with
   CPython and compared with its hand-computed `NAME.expect.json` (a subset of the
-  replayer's JSON, see TRANSCRIPT.md), so these checks run on their own.
+  replayer's JSON, see docs/TRANSCRIPT.md), so these checks run on their own.
 * Their `# checks:` lines together must cover V1-V8, X1-X8 and N4.
 * Every `scenarios/bad_options/*.bad` must make tools/replay.py exit 2 with a one-line
   message on stderr that names the allowed values.

@@ -7,7 +7,7 @@ Each scenario has
   NAME.txt.json     the golden: the full replayer output, written by regen_golden.py
 
 Checks per scenario: exit 0 and valid JSON; golden byte for byte; expectations subset;
-the MicroPython unix port prints the same bytes; `# checks:` IDs exist in RULES.md.
+the MicroPython unix port prints the same bytes; `# checks:` IDs exist in docs/RULES.md.
 Plus: rule coverage over all scenarios, and exit 2 for unreadable / unparsable input.
 """
 import glob
@@ -24,9 +24,7 @@ from conftest import FIRMWARE, ROOT, run_micropython
 SCEN = os.path.join(ROOT, "host_tests", "scenarios")
 BAD = os.path.join(SCEN, "bad")
 REPLAY = os.path.join(ROOT, "tools", "replay.py")
-RULES_MD = os.path.normpath(os.path.join(ROOT, "..", "shared", "RULES.md"))
-if not os.path.exists(RULES_MD):
-    RULES_MD = "/work/shared/RULES.md"
+RULES_MD = os.path.join(ROOT, "docs", "RULES.md")     # the project's own rule book
 PRESETS = ("table", "classic", "casino")
 MIN_PER_PRESET = 8
 

@@ -1,6 +1,6 @@
 """tools/simulate.py and tools/strategies.py: Monte Carlo through the real engine.
 
-Rule IDs refer to /work/shared/RULES.md.
+Rule IDs refer to docs/RULES.md.
 """
 import json
 import math

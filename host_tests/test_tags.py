@@ -71,7 +71,7 @@ def test_deck_order_and_record_bytes():
     assert DECK[26] == "AD" and DECK[39] == "AC" and DECK[51] == "KC"
     assert sorted(tagmode.deck_card(i) for i in range(52)) == list(range(52))
     assert all(tagmode.deck_place(tagmode.deck_card(i)) == i for i in range(52))
-    # DEVICES.md's example, byte for byte, and a ten
+    # docs/DEVICES.md's example, byte for byte, and a ten
     assert tagmode.text_record("QH") == bytes.fromhex("0309D101055402656E5148FE")
     assert tagmode.text_record("10S") == bytes.fromhex("030AD101065402656E313053FE")
 
@@ -90,7 +90,7 @@ def test_write_a_whole_deck_then_the_reader_reads_it(vm_shoe, capsys):
     assert kinds(got, "refused") == kinds(got, "failed") == []
     assert got[-2:] == ["summary write ok=52 same=0 refused=0 failed=0", "done write"]
     written = dumped_tags(line, 52)
-    # the bytes DEVICES.md gives, after the lock control TLV where there was one
+    # the bytes docs/DEVICES.md gives, after the lock control TLV where there was one
     assert written[0].user()[:12] == tagmode.text_record("AS")
     assert written[9].user()[:13] == tagmode.text_record("10S")
     assert written[3].user()[:5 + 12] == ntag213.LOCK_CONTROL_TLV + tagmode.text_record("4S")

@@ -4,7 +4,7 @@
     .venv/bin/python tools/bench_hw.py [--freq 100000] [--no-heap]
 
 Bytes are wire bytes (payload + one address byte per transaction); time is the simulated
-clock (I2C at the given rate, 9 clocks a byte, DEVICES.md device timings).
+clock (I2C at the given rate, 9 clocks a byte, docs/DEVICES.md device timings).
 """
 import os
 import subprocess

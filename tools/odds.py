@@ -7,7 +7,7 @@ composition; cards are drawn without replacement. Suits never matter (C4), so
 the shoe is a list of 10 rank counts ``[A, 2, 3, 4, 5, 6, 7, 8, 9, T]`` where
 ``T`` groups 10, J, Q and K (16 per 52-card pack).
 
-Rules used (see /work/shared/RULES.md):
+Rules used (see docs/RULES.md):
 
 * C2/C3 -- a hand's total is its best value not over 21 (one ace counted 11
   where that does not bust), else its lowest value; the hand is *soft* when an

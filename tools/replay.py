@@ -2,7 +2,7 @@
 # Help text as a constant: MicroPython keeps no module docstrings.
 HELP = """usage: replay.py [-h] TRANSCRIPT
 
-Replay a table transcript and print the JSON document of TRANSCRIPT.md.
+Replay a table transcript and print the JSON document of docs/TRANSCRIPT.md.
 
     python3 tools/replay.py FILE        (also: micropython tools/replay.py FILE)
 

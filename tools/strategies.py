@@ -1,4 +1,4 @@
-"""Player and banker strategies for tools/simulate.py (rule IDs: /work/shared/RULES.md).
+"""Player and banker strategies for tools/simulate.py (rule IDs: docs/RULES.md).
 
 Players
 -------

@@ -1,4 +1,4 @@
-# PN532 on I2C (0x24), modelled from DEVICES.md: frames, ACK, status byte, busy NACK after
+# PN532 on I2C (0x24), modelled from docs/DEVICES.md: frames, ACK, status byte, busy NACK after
 # a write, a field of NTAG213 tags. Protocol errors in what the host sends raise
 # ProtocolError naming the fault (strict=True) or answer the syntax-error frame.
 from boards.simdev.bus import ProtocolError, Stats
@@ -14,7 +14,7 @@ ST_TIMEOUT = 0x01
 ST_CRC = 0x02
 ST_NOT_ACCEPTABLE = 0x27
 ST_RELEASED = 0x29
-ST_NAK = 0x14   # (est) what a tag NAK is reported as; not in DEVICES.md
+ST_NAK = 0x14   # (est) what a tag NAK is reported as; not in docs/DEVICES.md
 
 # (est) timings in microseconds; all are constructor parameters
 TIMINGS = {

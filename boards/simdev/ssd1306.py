@@ -1,4 +1,4 @@
-# SSD1306 on I2C (0x3C/0x3D), modelled from DEVICES.md: control bytes, the command set with
+# SSD1306 on I2C (0x3C/0x3D), modelled from docs/DEVICES.md: control bytes, the command set with
 # argument counts, the three addressing modes, 128x8-page display RAM.
 #
 # Protocol violations (argument bytes sent as display data, unknown command bytes — the

@@ -499,7 +499,7 @@ def case_display_faults():
 
 
 def case_driver_ssd1306_strict():
-    # the unchanged driver against a model that knows only the DEVICES.md command set
+    # the unchanged driver against a model that knows only the docs/DEVICES.md command set
     from boards.simdev.ssd1306 import SSD1306
     import drivers
     w = sim.build()
