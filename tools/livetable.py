@@ -98,7 +98,7 @@ def panel_levels(p):
     ram = p.ram
     inv = 1 if p.inverse else 0
     for y in range(p.height):
-        # COM scan: C8 (com_flip) scans COM63..0, the usual upright mounting; without it the
+        # COM scan: command 0xC8 (com_flip) scans COM63..0, the usual upright mounting; without it the
         # picture is upside down. Start line shifts which RAM row a COM line shows.
         ry = y if p.com_flip else p.height - 1 - y
         ry = (ry + p.start_line) % 64
