@@ -803,7 +803,14 @@ class Table:
             line = self.lines_in.poll()
             if line is not None:
                 busy = True
-                self.serial_line(line)
+                c = line[:1]
+                if c == "\x15":             # serial_lines.REFUSED: nothing of it runs
+                    self.say("error: " + line[1:])
+                elif c == "\x03":           # serial_lines.STOP: Ctrl-C as a byte
+                    self.stop = True
+                    self.say("# stopped from the serial line (Ctrl-C)")
+                else:
+                    self.serial_line(line)
         if self.ui.msg and now - self.msg_at > MSG_MS:
             self.ui.msg = ""
             self._all_dirty()

@@ -5,7 +5,7 @@
 #   W aa hex -> K | N      write        R aa n -> K hex | N    read
 #   T -> ns                clock        S ns -> K               sleep
 #   I -> 0|1               PN532 IRQ    X text -> K            script event for the host
-#   B -> levels            buttons      L -> K [line]          a serial line for the VM
+#   B -> levels            buttons      Y -> K [hex]           serial bytes for the VM
 # (buttons and the serial line live in remote_io.py, loaded only when asked for)
 import sys
 from binascii import hexlify, unhexlify
