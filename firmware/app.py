@@ -755,8 +755,13 @@ class Table:
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
+        urgent = None
         if self.tm_busy:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
+        elif self.reader is not None:
+            urgent = self.reader.urgent  # a card being read goes before any display page
+            if d and urgent():
+                return False
         if not d:
             return False
         i = self.first
@@ -773,7 +778,12 @@ class Table:
         if h == self.hashes[i]:
             return True
         self.hashes[i] = h
-        if self.disp.show(i, self.buf, hl) < 0:
+        r = self.disp.show(i, self.buf, hl, urgent)
+        if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
+            self.hashes[i] = 0
+            self.dirty |= 1 << i
+            self.first = i
+        elif r < 0:
             self.hashes[i] = 0           # try again when it answers
         return True
 
@@ -833,7 +843,7 @@ class Table:
     def run(self):
         while not self.stop:
             if not self.step():
-                drvtime.sleep(0.001)
+                self.reader.wait(0.001)      # wakes early when the PN532 has a frame ready
         while self.redraw_one():
             pass
         self.journal.close()

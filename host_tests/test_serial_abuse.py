@@ -60,18 +60,21 @@ def test_bad_bytes_and_long_lines_are_refused_whole(tmp_path):
 
 
 def test_a_pasted_flood_is_worked_through_in_order_while_cards_and_buttons_act(tmp_path):
-    n = 3000
-    # every bridge request costs 100 simulated us of CPU, so the flood takes simulated time
-    # and the dealer's cards and the player's buttons really arrive in the middle of it
+    n = 5000
+    # every bridge request costs 100 simulated us of CPU, so the flood takes simulated time;
+    # the dealer's cards and the player's buttons come while it is being worked through
     vm = VMTable(str(tmp_path / "flash"), TABLE4, cpu_us=100)
     paste = b"".join(b"status\n" if i % 10 else b"# pasted line %d\n" % i for i in range(n))
     vm.type(100, paste)
-    deal = ["QH", "10S", "4C", "9D"]
-    for k, card in enumerate(deal):
-        vm.tag(400 + 333 * k, card, dwell=40, n=k)        # three cards a second
-    vm.press(2000, "PLUS")                                 # seat 2 stakes 2 by buttons
-    vm.press(2300, "OK")
     statuses = n - n // 10
+
+    def answered(k):
+        return lambda v: len(v.answers()) >= k
+
+    for k, card in enumerate(["QH", "10S", "4C", "9D"]):
+        vm.when(answered(300 + 600 * k), lambda card=card, k=k: vm.tag(vm.now(), card, 40, k))
+    vm.when(answered(2400), lambda: vm.press(vm.now(), "PLUS"))    # seat 2 stakes 2
+    vm.when(answered(2900), lambda: vm.press(vm.now(), "OK"))
     vm.until = lambda v: len(v.answers()) >= statuses and "* #5 stake 2 2" in v.out
     vm.max_ms = 60000
     assert vm.run() == 0

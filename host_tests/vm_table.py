@@ -12,7 +12,7 @@ from boards.simdev import ntag213
 
 
 class VMTable:
-    def __init__(self, flash, settings, heap="192k", wall_s=240, cpu_us=0):
+    def __init__(self, flash, settings, heap="200k", wall_s=240, cpu_us=0):
         S.fresh_flash(flash, settings)
         self.flash = flash
         self.heap = heap
@@ -20,6 +20,7 @@ class VMTable:
         self.world = sim.build(n_displays=9)
         self.bridge = hwbridge.Bridge(self.world)
         self.steps = []                 # (ms, order, fn), run in time order
+        self.triggers = []              # [cond(vm), fn]: fn runs once when cond is true
         self.out = []                   # every line the firmware printed
         self.out_at = []                # simulated ms of each
         self.until = None               # until(vm) true: type "halt"
@@ -32,6 +33,10 @@ class VMTable:
     def at(self, ms, fn):
         self.steps.append((ms, len(self.steps), fn))
         self.steps.sort()
+
+    def when(self, cond, fn):
+        """fn() once, as soon as cond(vm) is true (checked at every bridge request)."""
+        self.triggers.append([cond, fn])
 
     def type(self, ms, data):
         """Bytes (or a str line, to which "\\n" is added) typed at simulated ms."""
@@ -73,6 +78,10 @@ class VMTable:
             now = self.now()
             while self.steps and self.steps[0][0] <= now:
                 self.steps.pop(0)[2]()
+            for t in self.triggers:
+                if t[0] is not None and t[0](self):
+                    t[0] = None
+                    t[1]()
             if not halted[0] and (now > self.max_ms or
                                   (self.until is not None and self.until(self))):
                 halted[0] = True

@@ -68,6 +68,9 @@ class Bridge:
             return "K"
         if op == "I":
             return str(w.pn532.irq.value())
+        if op == "Q":
+            w.pn532.irq.wait_low(int(req[1]))
+            return "K"
         if op == "B":
             levels = 0
             for i, pin in enumerate(w.buttons):
