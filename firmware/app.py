@@ -47,6 +47,10 @@ HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, doubl
         "tags write|enroll|check|stop")
 
 
+def _one_page():
+    return True
+
+
 class Table:
     def __init__(self, board, root="", out=None, lines=None):
         self.board = board
@@ -755,13 +759,10 @@ class Table:
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
-        urgent = None
         if self.tm_busy:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
-        elif self.reader is not None:
-            urgent = self.reader.urgent  # a card being read goes before any display page
-            if d and urgent():
-                return False
+        elif d and self.reader is not None and self.reader.urgent():
+            return False                 # a card being read goes before any display page
         if not d:
             return False
         i = self.first
@@ -778,7 +779,7 @@ class Table:
         if h == self.hashes[i]:
             return True
         self.hashes[i] = h
-        r = self.disp.show(i, self.buf, hl, urgent)
+        r = self.disp.show(i, self.buf, hl, _one_page)   # the loop polls between pages
         if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i

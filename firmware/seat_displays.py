@@ -140,8 +140,8 @@ class SeatDisplays:
     def show(self, i, lines, highlight=-1, stop=None):
         """Show up to `pages` lines on display i (line `highlight` inverted). Returns the
         number of pages sent (0: nothing changed), -1 if the display does not answer, or
-        INTERRUPTED when stop() (asked before every page but the first) said another job
-        needs the bus: the pages not sent yet go out with the next show()."""
+        INTERRUPTED when stop() (asked before the next page once one was drawn) said that
+        other work goes first: the pages not sent yet go out with the next show()."""
         if not self.ok[i] and not self._init(i):
             return -1
         drv = self._drv
@@ -159,7 +159,8 @@ class SeatDisplays:
         try:
             run = -1                     # first page of a run of whole pages to send
             for p in range(self.pages + 1):
-                if p and p < self.pages and stop is not None and stop():
+                if self.last_bytes and (p < self.pages or run >= 0) and stop is not None \
+                        and stop():
                     self._interrupt(i, p, run, old_hl, highlight)
                     self.bytes_sent += self.last_bytes
                     return INTERRUPTED
@@ -189,6 +190,13 @@ class SeatDisplays:
                 if run >= 0 and not full:
                     self._push(dev, run, p - 1, 0, w - 1)
                     run = -1
+                    if first >= 0 and stop is not None and stop():
+                        o = (i * self.pages + p) * cols    # drawn, recorded, not sent
+                        for k in range(o, o + cols):
+                            text[k] = _UNKNOWN
+                        self._interrupt(i, p + 1, -1, old_hl, highlight)
+                        self.bytes_sent += self.last_bytes
+                        return INTERRUPTED
                 if full:
                     if run >= 0 and p - run >= RUN_PAGES:
                         self._push(dev, run, p - 1, 0, w - 1)
@@ -211,8 +219,9 @@ class SeatDisplays:
         # next show() send them whole where a diff against the panel would be wrong
         cols = self.cols
         o = i * self.pages
+        moved = old_hl != (highlight if 0 <= highlight < self.pages else _NO_HIGHLIGHT)
         for q in range(run if run >= 0 else p, self.pages):
-            if q < p or q == old_hl or q == highlight:
+            if q < p or (moved and (q == old_hl or q == highlight)):
                 k = (o + q) * cols
                 for c in range(k, k + cols):
                     self._text[c] = _UNKNOWN

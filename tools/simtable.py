@@ -68,7 +68,7 @@ class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
     def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=70,
-                 log=None):
+                 log=None, deal_ms=0, dwell_ms=40):
         self.head = head
         self.events = events
         self.rng = random.Random(seed)
@@ -97,6 +97,12 @@ class Driver:
         self._shadow = None
         self._shadow_n = -1
         self.retries = 0
+        # a fast dealer: cards slide through the field every deal_ms (at the soonest) and
+        # stay dwell_ms whether or not they were read (0: each card stays until it is read)
+        self.deal_ms = deal_ms
+        self.dwell_ms = dwell_ms
+        self.last_put = -1e9
+        self.leaving = []           # [(ms, tag)] fast-dealt tags to take out of the field
 
     def attach(self, world, push_line):
         """A (new) board after a boot or a power cut."""
@@ -167,6 +173,17 @@ class Driver:
         if self.on_action:
             self.on_action(k)
         t = now
+        if ev == E.EV_CARD and self.deal_ms:
+            tag = self.tag_for(card)
+            at = max(t, self.last_put + self.deal_ms)
+            self.last_put = at
+
+            def slide(tag=tag, at=at):
+                self.world.pn532.put(tag)
+                self.put_at[k] = self.world.clock.ms()
+                self.leaving.append((at + self.dwell_ms, tag))
+            self.steps.append((at, slide))
+            return
         if ev == E.EV_CARD:
             tag = self.tag_for(card)
 
@@ -206,6 +223,8 @@ class Driver:
         while self.steps and self.steps[0][0] <= now:
             _, fn = self.steps.pop(0)
             fn()
+        while self.leaving and self.leaving[0][0] <= now:
+            self.world.pn532.remove(self.leaving.pop(0)[1])
         if self.acked < 0:
             return
         if self.in_field is not None and self.acked > self.planned >= 0:
