@@ -21,6 +21,8 @@ bench: $(STAMP)
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_hw.py
 	$(PY) tools/bench_app.py
+	$(PY) tools/bench_reader.py
+	$(PY) tools/bench_load.py
 
 clean:
 	rm -rf out build .pytest_cache

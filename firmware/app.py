@@ -18,7 +18,7 @@ from array import array
 import drvtime
 import engine as E
 import views as V
-from buttons import LONG, Buttons
+from buttons import CHORD, LONG, Buttons
 from cards import card_name
 from journal import Journal
 from transcript import Header, ParseError, event_text, parse_event, read_events, strip
@@ -809,7 +809,10 @@ class Table:
         b = self.btn.poll(now)
         if b >= 0:
             busy = True
-            self.press(b)
+            if b == CHORD:
+                self.refuse("two buttons at once: none taken, press one at a time")
+            else:
+                self.press(b)
         if self.lines_in is not None:
             line = self.lines_in.poll()
             if line is not None:
