@@ -30,6 +30,8 @@ bench: $(STAMP)
 	$(PY) tools/odds.py --packs 8 --dealer h17
 	$(PY) tools/odds.py --packs 8 --dealer s17
 	$(PY) tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic --seed 1 --packs 8
+	$(PY) tools/bench_reader.py
+	$(PY) tools/bench_load.py
 
 clean:
 	rm -rf out build .pytest_cache

@@ -18,7 +18,7 @@ from array import array
 import drvtime
 import engine as E
 import views as V
-from buttons import LONG, Buttons
+from buttons import CHORD, LONG, Buttons
 from cards import card_name
 from journal import Journal
 from transcript import Header, ParseError, event_text, parse_event, read_events, strip
@@ -45,6 +45,10 @@ HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, doubl
         "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "
         "commands: undo, status, new, press BUTTON [long], help, halt, "
         "tags write|enroll|check|stop")
+
+
+def _one_page():
+    return True
 
 
 class Table:
@@ -984,6 +988,8 @@ class Table:
             self.dirty = d
         if self.tm_busy:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
+        elif d and self.reader is not None and self.reader.urgent():
+            return False                 # a card being read goes before any display page
         if not d:
             return False
         i = self.first
@@ -1000,7 +1006,12 @@ class Table:
         if h == self.hashes[i]:
             return True
         self.hashes[i] = h
-        if self.disp.show(i, self.buf, hl) < 0:
+        r = self.disp.show(i, self.buf, hl, _one_page)   # the loop polls between pages
+        if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
+            self.hashes[i] = 0
+            self.dirty |= 1 << i
+            self.first = i
+        elif r < 0:
             self.hashes[i] = 0           # try again when it answers
         return True
 
@@ -1025,12 +1036,22 @@ class Table:
         b = self.btn.poll(now)
         if b >= 0:
             busy = True
-            self.press(b)
+            if b == CHORD:
+                self.refuse("two buttons at once: none taken, press one at a time")
+            else:
+                self.press(b)
         if self.lines_in is not None:
             line = self.lines_in.poll()
             if line is not None:
                 busy = True
-                self.serial_line(line)
+                c = line[:1]
+                if c == "\x15":             # serial_lines.REFUSED: nothing of it runs
+                    self.say("error: " + line[1:])
+                elif c == "\x03":           # serial_lines.STOP: Ctrl-C as a byte
+                    self.stop = True
+                    self.say("# stopped from the serial line (Ctrl-C)")
+                else:
+                    self.serial_line(line)
         if self.ui.msg and now - self.msg_at > MSG_MS:
             self.ui.msg = ""
             self._all_dirty()
@@ -1059,7 +1080,7 @@ class Table:
             web.run(self, net)
         while not self.stop:
             if not self.step():
-                drvtime.sleep(0.001)
+                self.reader.wait(0.001)      # wakes early when the PN532 has a frame ready
         while self.redraw_one():
             pass
         self.journal.close()

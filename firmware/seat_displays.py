@@ -17,6 +17,10 @@ from font5x7 import ADVANCE, FIRST, FONT, WIDTH
 COLUMNS = 21
 _UNKNOWN = 0  # a page whose content is not known (after a failure or redraw())
 _NO_HIGHLIGHT = 255
+INTERRUPTED = -2
+# Whole pages go out at most RUN_PAGES in one write: the longest the bus is held by a
+# display (one 128-column page: 140 bytes, 3.2 ms at 400 kHz) while a card may be waiting
+RUN_PAGES = 1
 
 
 class SeatDisplays:
@@ -133,9 +137,11 @@ class SeatDisplays:
             buf[i0] = keep
         self.last_bytes += len(cmd) + 1 + (end - i0) + 1
 
-    def show(self, i, lines, highlight=-1):
+    def show(self, i, lines, highlight=-1, stop=None):
         """Show up to `pages` lines on display i (line `highlight` inverted). Returns the
-        number of pages sent (0: nothing changed) or -1 if the display does not answer."""
+        number of pages sent (0: nothing changed), -1 if the display does not answer, or
+        INTERRUPTED when stop() (asked before the next page once one was drawn) said that
+        other work goes first: the pages not sent yet go out with the next show()."""
         if not self.ok[i] and not self._init(i):
             return -1
         drv = self._drv
@@ -153,6 +159,11 @@ class SeatDisplays:
         try:
             run = -1                     # first page of a run of whole pages to send
             for p in range(self.pages + 1):
+                if self.last_bytes and (p < self.pages or run >= 0) and stop is not None \
+                        and stop():
+                    self._interrupt(i, p, run, old_hl, highlight)
+                    self.bytes_sent += self.last_bytes
+                    return INTERRUPTED
                 first = -1
                 last = -1
                 if p < self.pages:
@@ -179,7 +190,17 @@ class SeatDisplays:
                 if run >= 0 and not full:
                     self._push(dev, run, p - 1, 0, w - 1)
                     run = -1
+                    if first >= 0 and stop is not None and stop():
+                        o = (i * self.pages + p) * cols    # drawn, recorded, not sent
+                        for k in range(o, o + cols):
+                            text[k] = _UNKNOWN
+                        self._interrupt(i, p + 1, -1, old_hl, highlight)
+                        self.bytes_sent += self.last_bytes
+                        return INTERRUPTED
                 if full:
+                    if run >= 0 and p - run >= RUN_PAGES:
+                        self._push(dev, run, p - 1, 0, w - 1)
+                        run = -1
                     if run < 0:
                         run = p
                 elif first >= 0:
@@ -192,6 +213,18 @@ class SeatDisplays:
             return -1
         self.bytes_sent += self.last_bytes
         return self.last_pages
+
+    def _interrupt(self, i, p, run, old_hl, highlight):
+        # pages from `run` were drawn but not sent, pages from p not looked at: make the
+        # next show() send them whole where a diff against the panel would be wrong
+        cols = self.cols
+        o = i * self.pages
+        moved = old_hl != (highlight if 0 <= highlight < self.pages else _NO_HIGHLIGHT)
+        for q in range(run if run >= 0 else p, self.pages):
+            if q < p or (moved and (q == old_hl or q == highlight)):
+                k = (o + q) * cols
+                for c in range(k, k + cols):
+                    self._text[c] = _UNKNOWN
 
     def clear(self, i):
         return self.show(i, ())

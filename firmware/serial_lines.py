@@ -1,57 +1,85 @@
 # Lines from the USB serial port (the REPL's stdin), read without blocking: poll() returns
-# a complete line (str, without its end) or None. On the Pico, select.poll on sys.stdin;
-# the line buffer is preallocated. Over-long lines are cut at 80 characters.
+# a complete line (str, without its end), a refused line (REFUSED + the reason), STOP
+# (Ctrl-C arrived as a byte) or None. Every source feeds its bytes through one
+# LineAssembler, so the Pico, the simulated board and the VM treat bytes alike
+# (docs/CONTROLLER.md, "The serial line under abuse"):
+#   - "\n", "\r" and "\r\n" end a line; an empty line is no line (no answer);
+#   - a line longer than MAX_LINE characters is refused whole once its end arrives;
+#   - a line holding a byte that is not printable ASCII (NUL, control bytes, Ctrl-D,
+#     DEL, anything >= 0x80) is refused whole, naming the first such byte; a tab is a space;
+#   - Ctrl-C (0x03) drops the partial line and stops the table (on a Pico MicroPython turns
+#     it into KeyboardInterrupt before the firmware sees it; main.py stops the same way).
+# Nothing of a refused line is executed. The buffer is preallocated; a poll() reads at
+# most POLL_BYTES bytes, so a pasted file is worked through a line per pass of the loop
+# and the reader and the buttons are polled between any two lines (USB flow control keeps
+# the rest in the computer until the firmware reads it).
 import sys
+
+from line_assembler import MAX_LINE, POLL_BYTES, REFUSED, STOP, LineAssembler  # noqa: F401
 
 try:
     import select
 except ImportError:  # a port without select
     select = None
 
-_MAX = 80
-
 
 class StdinLines:
+    """The Pico's USB serial line (sys.stdin), polled with select.poll."""
+
     def __init__(self, stream=None):
-        self.s = stream or sys.stdin
-        self.buf = bytearray(_MAX)
-        self.n = 0
+        s = stream or sys.stdin
+        self.s = getattr(s, "buffer", s)      # bytes, so a non-ASCII byte stays one byte
+        self.one = bytearray(1)
+        self.asm = LineAssembler()
         self.p = None
         if select is not None:
             self.p = select.poll()
-            self.p.register(self.s, select.POLLIN)
+            self.p.register(s, select.POLLIN)
 
     def poll(self):
         if self.p is None:
             return None
-        for _ in range(_MAX):
+        one = self.one
+        for _ in range(POLL_BYTES):
             if not self.p.poll(0):
                 return None
-            ch = self.s.read(1)
-            if not ch:
+            if not self.s.readinto(one):
                 return None
-            if ch == "\n" or ch == "\r":
-                if self.n == 0:
-                    continue
-                line = bytes(self.buf[:self.n]).decode()
-                self.n = 0
-                return line
-            if self.n < _MAX:
-                self.buf[self.n] = ord(ch) & 0x7F
-                self.n += 1
+            r = self.asm.feed(one[0])
+            if r is not None:
+                return r
         return None
 
 
 class QueueLines:
-    """A line source fed by the host (simulated board, tests)."""
+    """A byte source fed by the host (simulated board, tests): push(line) types a line and
+    its end, push_bytes(data) any bytes; poll() works like StdinLines.poll()."""
 
     def __init__(self):
-        self.q = []
+        self.q = bytearray()
+        self.at = 0
+        self.asm = LineAssembler()
 
     def push(self, line):
-        self.q.append(line)
+        self.push_bytes(line.encode() + b"\n")
+
+    def push_bytes(self, data):
+        if self.at:
+            self.q = self.q[self.at:]
+            self.at = 0
+        self.q.extend(data)
+
+    def pending(self):
+        return len(self.q) - self.at
 
     def poll(self):
-        if self.q:
-            return self.q.pop(0)
+        q = self.q
+        for _ in range(POLL_BYTES):
+            if self.at >= len(q):
+                return None
+            b = q[self.at]
+            self.at += 1
+            r = self.asm.feed(b)
+            if r is not None:
+                return r
         return None

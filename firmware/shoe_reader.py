@@ -4,6 +4,12 @@
 # command and read its ACK, or read a ready response and send the next command); while the
 # chip is busy it returns None after one IRQ-pin read (or one 1-byte status read).
 # It returns None, a card code (int, cards.py) or an anomaly (str "kind: text").
+# Speed (tools/bench_reader.py, README "The reader at dealing speed"): the PN532 retries
+# activation by itself until a tag answers, answers are read exactly as long as they are
+# (a NACK frame asks again for a longer one), a card is reported before its target is
+# released, and wait() lets the idle controller wake on the IRQ pin: a card is known
+# 11.8 ms at worst after it enters the field, on the models. urgent() tells the controller
+# to hold its display pages back while a card is being read.
 #
 # Card identity: the tag's NDEF Text record ("QH", "TS", "10S"; TLVs are walked, so a lock
 # control TLV first is fine), else the UID map (blank tags). Anything else is an anomaly.
@@ -31,6 +37,7 @@ except ImportError:  # CPython
         return x
 
 
+_NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"   # host -> PN532: send that answer again
 _INLIST = const(0x4A)
 _INDATA = const(0x40)
 _INRELEASE = const(0x52)
@@ -48,6 +55,13 @@ _DONE = const(2)         # reported
 _SUPPRESSED = const(3)   # anomaly raised; ignored until it leaves
 
 _NDEF_CAP = const(64)    # bytes of user memory we are willing to read for a card record
+# MxRtyPassiveActivation FF: the PN532 keeps trying to activate a tag until one answers, so
+# a tag entering the field is found by the chip's next attempt, never waiting for the host.
+# An empty field then gives no answer at all: EMPTY_MS of silence counts as an empty
+# listing in which every card that was in the field has gone, and every
+# list_timeout_ms a status read (which aborts nothing) proves the chip is still there.
+PASSIVE_RETRIES = const(0xFF)
+EMPTY_MS = const(15)     # > a listing of two tags: 2 + 0.5 + 2 x 4.5 ms in the models
 
 TWO_TAGS = "two-tags"
 UNKNOWN_TAG = "unknown-tag"
@@ -138,7 +152,8 @@ class UidMap:
 
 class ShoeReader:
     def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
-                 max_retries=3, timeout_ms=150, passive_retries=1, silent_after=20):
+                 max_retries=3, timeout_ms=150, passive_retries=PASSIVE_RETRIES,
+                 silent_after=20, max_targets=2, list_timeout_ms=100):
         self.pn = pn532
         self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
         self.map = uid_map
@@ -146,12 +161,15 @@ class ShoeReader:
         self.max_retries = max_retries
         self.timeout_ms = timeout_ms
         self.silent_after = silent_after
-        self._dev = None
-        if irq is None:
-            from adafruit_bus_device.i2c_device import I2CDevice
-            self._dev = I2CDevice(i2c, address, probe=False)
+        from adafruit_bus_device.i2c_device import I2CDevice
+        self._dev = I2CDevice(i2c or pn532._i2c.i2c, address, probe=False)
         self._st = bytearray(1)
-        self._p_list = bytes((2, 0x00))          # MaxTg 2, 106 kbps type A
+        self._p_list = bytes((max_targets, 0x00))    # MaxTg, 106 kbps type A
+        self._list_one = 13                  # NbTg 1, Tg ATQA(2) SAK UIDlen UID(7)
+        self._rx = bytearray(10 + max(17, 1 + 12 * max_targets))   # the longest answer
+        self._want = 11
+        self._full = 0
+        self.list_timeout_ms = list_timeout_ms
         self._p_read = bytearray(3)              # Tg, READ, page
         self._p_rel = bytes((0,))                # release all targets
         self._ndef = bytearray(_NDEF_CAP)
@@ -170,8 +188,11 @@ class ShoeReader:
         self._qn = 0
         self._step = _IDLE
         self._cmd = 0
-        self._rlen = 1
         self._t0 = 0
+        self._quiet = 0                          # ms of a listing already counted as empty
+        self._alive = 0                          # ms of a listing when it was last checked
+        self._silence = False
+        self._none = bytes(1)                    # an empty InListPassiveTarget answer
         self._slot = 0                           # slot being read
         self._tg = 0
         self._fails = 0
@@ -184,11 +205,15 @@ class ShoeReader:
         self.cards = 0
         self.anomalies = 0
         self.last_uid = self._last
-        # finite passive-activation retries, so "no tag" answers 4B 00 instead of waiting
-        r = pn532.call_function(_RFCONFIG, params=bytes((0x05, 0xFF, 0x01, passive_retries)),
-                                timeout=0.05)
-        if r is None:
+        self._cfg = bytes((0x05, 0xFF, 0x01, passive_retries))    # MxRtyPassiveActivation
+        if not self._configure():
             raise RuntimeError("PN532 did not accept RFConfiguration")
+
+    def _configure(self):
+        try:
+            return self.pn.call_function(_RFCONFIG, params=self._cfg, timeout=0.05) is not None
+        except (OSError, RuntimeError):
+            return False
 
     # --- events
     def _emit(self, ev):
@@ -218,11 +243,82 @@ class ShoeReader:
         """Report nothing for the tags in the field now (e.g. the last card of the tag
         mode, still on the reader): they are ignored until the field has been empty."""
         self._ignore = True
+        self._step = _IDLE               # whatever was in flight was aborted meanwhile
+        self._configure()                # the tag mode set its own retry count
         for s in range(2):
             if self._state[s] != _FREE:
                 self._state[s] = _SUPPRESSED
 
+    def wait(self, seconds):
+        """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready (its IRQ
+        pin), so a response is read the moment it is there. A simulated IRQ pin offers
+        wait_low(us); a real one is polled."""
+        irq = self.irq
+        if irq is None:
+            drvtime.sleep(seconds)
+            return
+        w = getattr(irq, "wait_low", None)
+        if w is not None:
+            w(int(seconds * 1000000))
+            return
+        end = drvtime.ticks_ms() + int(seconds * 1000)
+        while irq.value() and drvtime.ticks_diff(end, drvtime.ticks_ms()) > 0:
+            drvtime.sleep(0.0001)
+
+    def urgent(self):
+        """True while a card is being read or a response waits: nothing else should take
+        the bus (the controller holds its display redraws back)."""
+        if self._qn or self._step == _READING:
+            return True
+        if self._step == _LISTING and self.irq is not None and self.irq.value() == 0:
+            return True
+        return self._state[0] == _PENDING or self._state[1] == _PENDING
+
     # --- bus steps
+    def _receive(self):
+        """Read the ready response frame into self._rx, exactly as long as the usual
+        answer (status byte, 00 00 FF LEN LCS D5 code, data, DCS 00: fewer bus bytes than the
+        driver's fixed-size read, and no allocation). A longer frame (two targets listed)
+        is asked for again with a NACK frame (DEVICES.md) and read whole on the next poll.
+        Returns the number of data bytes after the response code, -1 for a garbled or
+        wrong frame, -2 when the frame comes again."""
+        rx = self._rx
+        m = self._full or self._want
+        self._full = 0
+        try:
+            with self._dev as d:
+                d.readinto(rx, end=m)
+        except OSError:
+            return -1
+        ln = rx[4]
+        if rx[0] != 1 or rx[1] or rx[2] or rx[3] != 0xFF or (ln + rx[5]) & 0xFF or ln < 2:
+            return -1
+        if 8 + ln > m:
+            if 8 + ln > len(rx):
+                return -1
+            self._full = 8 + ln
+            try:
+                with self._dev as d:
+                    d.write(_NACK_FRAME)
+            except OSError:
+                return -1
+            return -2
+        c = 0
+        for i in range(6, 7 + ln):
+            c += rx[i]
+        if c & 0xFF or rx[7 + ln] or rx[6] != 0xD5 or rx[7] != self._cmd + 1:
+            return -1
+        return ln - 2
+
+    def _answers(self):
+        """The PN532 acknowledges its address (a status read, which aborts nothing)."""
+        try:
+            with self._dev as d:
+                d.readinto(self._st)
+        except OSError:
+            return False
+        return True
+
     def _ready(self):
         if self.irq is not None:
             return self.irq.value() == 0
@@ -235,9 +331,12 @@ class ShoeReader:
 
     def _send(self, cmd, params, step):
         self._cmd = cmd
-        self._rlen = 25 if cmd == _INLIST else (17 if cmd == _INDATA else 1)
+        n = self._list_one if cmd == _INLIST else (17 if cmd == _INDATA else 1)
+        self._want = 10 + n                      # status, 5 header, D5 code, n, DCS 00
         self._step = step
         self._t0 = drvtime.ticks_ms()
+        self._quiet = 0
+        self._alive = 0
         try:
             ok = self.pn.send_command(cmd, params, timeout=0.01)
         except (OSError, RuntimeError):
@@ -271,25 +370,32 @@ class ShoeReader:
         elif step == _IDLE:
             self._send(_INLIST, self._p_list, _LISTING)
         elif not self._ready():
-            if drvtime.ticks_diff(drvtime.ticks_ms(), self._t0) > self.timeout_ms:
+            waited = drvtime.ticks_diff(drvtime.ticks_ms(), self._t0)
+            if step == _LISTING:
+                if waited >= self._quiet + EMPTY_MS:
+                    self._quiet += EMPTY_MS
+                    self._listed(self._none, 0, 1, False)    # silence: the field is empty
+                if waited > self._alive + self.list_timeout_ms:
+                    self._alive += self.list_timeout_ms
+                    if not self._answers():
+                        self._failed()
+            elif waited > self.timeout_ms:
                 self.timeouts += 1
                 self._failed()
         else:
-            try:
-                r = self.pn.process_response(self._cmd, response_length=self._rlen, timeout=0.01)
-            except (OSError, RuntimeError):
-                r = None
-            if r is None:
+            n = self._receive()
+            if n == -1:
                 self._failed()
-            else:
+            elif n >= 0:
                 self._fails = 0
                 self._silent = False
+                rx = self._rx
                 if step == _LISTING:
-                    self._listed(r)
+                    self._listed(rx, 8, 8 + n)
                 elif step == _READING:
-                    self._read_done(r)
-                else:
-                    self._step = _IDLE
+                    self._read_done(rx, 8, 8 + n)
+                else:                                 # released: listen again at once
+                    self._send(_INLIST, self._p_list, _LISTING)
         if self._qn:
             return self._pop()
         return None
@@ -313,16 +419,18 @@ class ShoeReader:
                           % uid_hex(self._uid[s * 7:s * 7 + 7]))
         self._state[s] = _FREE
 
-    def _listed(self, r):
-        nb = r[0] if len(r) else 0
+    def _listed(self, r, o, end, answered=True):
+        """An InListPassiveTarget answer: r[o:end] after the response code."""
+        self._silence = not answered
+        nb = r[o] if end > o else 0
         rs = self._resp
-        o = 1
+        o += 1
         n = 0
         for _ in range(nb):
-            if o + 5 > len(r):
+            if o + 5 > end:
                 break
             ln = r[o + 4]
-            if ln == 7 and o + 12 <= len(r):
+            if ln == 7 and o + 12 <= end:
                 rs[n * 8] = r[o]
                 for i in range(7):
                     rs[n * 8 + 1 + i] = r[o + 5 + i]
@@ -364,7 +472,8 @@ class ShoeReader:
             if self._has_last and self._slot_of_last(s):
                 self._state[s] = _DONE       # the card reported last, back in the field
         if n == 0:
-            self._step = _IDLE
+            if answered:                                    # (finite retries: "no tag")
+                self._send(_INLIST, self._p_list, _LISTING)     # listen again at once
             return
         # read a pending tag that is listed, else release and poll again
         for i in range(n):
@@ -380,7 +489,10 @@ class ShoeReader:
                 self._miss[s] = 0
             else:
                 self._miss[s] += 1
-                if self._miss[s] >= self.gone_polls or newcount:
+                # EMPTY_MS of silence: a reported card has surely gone; one still to be
+                # read gets gone_polls such silences to come back
+                if self._miss[s] >= self.gone_polls or newcount or \
+                        (self._silence and self._state[s] != _PENDING):
                     self._drop(s)
 
     def _slot_of_last(self, s):
@@ -415,9 +527,10 @@ class ShoeReader:
         p[2] = page
         self._send(_INDATA, p, _READING)
 
-    def _read_done(self, r):
+    def _read_done(self, r, o, end):
+        """An InDataExchange READ answer: r[o:end] = status, 16 bytes."""
         s = self._slot
-        if len(r) < 17 or r[0] & 0x3F:
+        if end - o < 17 or r[o] & 0x3F:
             # timeout (tag left), CRC, ... : never use the data; detect again and retry
             self._tries[s] += 1
             self.retries += 1
@@ -430,14 +543,15 @@ class ShoeReader:
         b = self._ndef
         h = self._have
         for i in range(16):
-            b[h + i] = r[1 + i]
+            b[h + i] = r[o + 1 + i]
         self._have = h + 16
         res = ndef.find_message(self._ndef, 0, self._have, _NDEF_CAP, self._msg)
         if res == ndef.NEED_MORE and self._have < _NDEF_CAP:
             self._read_page(4 + self._have // 4)
             return
         self._resolve(s, res)
-        self._send(_INRELEASE, self._p_rel, _RELEASING)
+        # the card goes out with this poll; the release's round trip waits for the next one
+        self._step = _RELEASING + 16
 
     def _resolve(self, s, res):
         uid = self._uid[s * 7:s * 7 + 7]

@@ -28,7 +28,8 @@ class Bridge:
     """Serves the VM's requests from a boards.sim.World (one request -> one reply line).
 
     Besides the bus, clock and IRQ: "B" answers the button levels (bit i = button i),
-    "L" a queued serial line (push_line), "X tick"/"X deal" as described above.
+    "Y" up to 64 bytes typed on the serial line (push_line, push_bytes), "X tick"/"X deal"
+    as described above.
     """
 
     def __init__(self, world, dwell=40):
@@ -36,10 +37,13 @@ class Bridge:
         self.dwell = dwell
         self.due = {}
         self.tick = 0
-        self.lines = []
+        self.serial = bytearray()     # bytes typed on the serial line, not yet read
 
     def push_line(self, line):
-        self.lines.append(line)
+        self.push_bytes(line.encode() + b"\n")
+
+    def push_bytes(self, data):
+        self.serial.extend(data)
 
     def handle(self, req):
         w = self.w
@@ -64,13 +68,25 @@ class Bridge:
             return "K"
         if op == "I":
             return str(w.pn532.irq.value())
+        if op == "Q":
+            w.pn532.irq.wait_low(int(req[1]))
+            return "K"
         if op == "B":
             levels = 0
             for i, pin in enumerate(w.buttons):
                 levels |= (1 if pin.value() else 0) << i
             return str(levels)
-        if op == "L":
-            return ("K " + self.lines.pop(0)) if self.lines else "K"
+        if op == "Y":
+            chunk = self.serial[:64]
+            del self.serial[:64]
+            return ("K " + chunk.hex()) if chunk else "K"
+        if op == "L":                 # a whole line (older clients)
+            i = self.serial.find(b"\n")
+            if i < 0:
+                return "K"
+            line = self.serial[:i].decode("latin-1")
+            del self.serial[:i + 1]
+            return "K " + line
         if op == "X" and req[1] == "tick":
             self.tick += 1
             w.clock.advance_us(1000)

@@ -75,7 +75,7 @@ class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
     def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=70,
-                 log=None):
+                 log=None, deal_ms=0, dwell_ms=40):
         self.head = head
         self.events = events
         self.rng = random.Random(seed)
@@ -106,6 +106,12 @@ class Driver:
         self.retries = 0
         self.boot_ms = 1000
         self.booted_at = 0
+        # a fast dealer: cards slide through the field every deal_ms (at the soonest) and
+        # stay dwell_ms whether or not they were read (0: each card stays until it is read)
+        self.deal_ms = deal_ms
+        self.dwell_ms = dwell_ms
+        self.last_put = -1e9
+        self.leaving = []           # [(ms, tag)] fast-dealt tags to take out of the field
 
     def attach(self, world, push_line):
         """A (new) board after a boot or a power cut."""
@@ -180,6 +186,17 @@ class Driver:
         if self.on_action:
             self.on_action(k)
         t = now
+        if ev == E.EV_CARD and self.deal_ms:
+            tag = self.tag_for(card)
+            at = max(t, self.last_put + self.deal_ms)
+            self.last_put = at
+
+            def slide(tag=tag, at=at):
+                self.world.pn532.put(tag)
+                self.put_at[k] = self.world.clock.ms()
+                self.leaving.append((at + self.dwell_ms, tag))
+            self.steps.append((at, slide))
+            return
         if ev == E.EV_CARD:
             tag = self.tag_for(card)
 
@@ -219,6 +236,8 @@ class Driver:
         while self.steps and self.steps[0][0] <= now:
             _, fn = self.steps.pop(0)
             fn()
+        while self.leaving and self.leaving[0][0] <= now:
+            self.world.pn532.remove(self.leaving.pop(0)[1])
         if self.acked < 0:
             if now - self.booted_at > BOOT_LIMIT_MS:     # a stopped table never resumes
                 raise TableStopped("the table did not start within %d s (simulated): %s" % (

@@ -1,5 +1,10 @@
 # A simulated I2C bus with the machine.I2C surface used by firmware/busio.py.
 #
+# The shoe's bus runs at 400 kHz, the most every part on it allows (ds): the PN532 is an
+# I2C fast-mode (400 kHz) slave, the TCA9548A/PCA9548A switch is specified for 0 to
+# 400 kHz, and the SSD1306 needs a clock cycle of at least 2.5 us. 1 MHz Fast-mode Plus
+# would take none of the three (tools/bench_reader.py shows what it would save).
+#
 # Devices: objects with ack(bus) -> bool (address phase), write(bus, data) and
 # read(bus, buf, n). A NACKed address raises OSError(EIO) like machine.I2C on the rp2.
 # A model that sees a protocol violation raises ProtocolError (not an OSError, so no

@@ -16,17 +16,51 @@ ST_NOT_ACCEPTABLE = 0x27
 ST_RELEASED = 0x29
 ST_NAK = 0x14   # (est) what a tag NAK is reported as; not in docs/DEVICES.md
 
-# (est) timings in microseconds; all are constructor parameters
+# Timings in microseconds; all are constructor parameters. Marks as in DEVICES.md:
+# (ds) from a datasheet or standard, (obs) seen in drivers or logs, (est) an estimate.
+#
+# Over the air (ISO/IEC 14443-3 type A, 106 kbit/s; (ds)): one bit is 128/fc = 9.44 us
+# (fc = 13.56 MHz); a frame is a start bit, 9 bits a byte (8 + parity) and an end bit; a
+# REQA is a 7-bit short frame. The tag answers FDT = (9 * 128 + 84)/fc = 91 us after the
+# reader's frame (NTAG213 datasheet 9.2: "n=9, approximately 87 us"); the reader waits at
+# least 1172/fc = 86 us after the tag's frame. A 7-byte-UID NTAG213 is activated by REQA/ATQA
+# and two cascade levels of ANTICOLLISION (93/95 20 -> 5 bytes) and SELECT (9 bytes -> SAK
+# + CRC, 3 bytes): activation_us() = 4.5 ms. An NTAG213 READ is 368 us of command and
+# 1548 us of answer (NTAG213 datasheet, READ timing) plus the FDT: read_air_us() = 2.0 ms.
+# The PN532 adds its own firmware time to every command ("fw", est).
+BIT_US = 128 / 13.56
+FDT_US = 1236 / 13.56            # reader -> tag frame delay, n = 9
+FDT_BACK_US = 1172 / 13.56       # tag -> reader, minimum
+
+
+def frame_us(nbytes):
+    return (2 + 9 * nbytes) * BIT_US
+
+
+def activation_us():
+    """REQA -> ATQA, then ANTICOLLISION + SELECT for cascade levels 1 and 2 (ds)."""
+    t = 9 * BIT_US + FDT_US + frame_us(2) + FDT_BACK_US        # REQA (7 bits) / ATQA
+    level = (frame_us(2) + FDT_US + frame_us(5) + FDT_BACK_US +  # ANTICOLLISION / UID CLn
+             frame_us(9) + FDT_US + frame_us(3) + FDT_BACK_US)   # SELECT / SAK
+    return t + 2 * level
+
+
+def read_air_us():
+    return 368 + FDT_US + 1548                                   # NTAG213 READ (ds)
+
+
 TIMINGS = {
     "nack_after_write": 1000,   # address NACKed this long after every write (ds/obs ~1 ms)
-    "ack": 1000,                # ACK frame ready after a command
-    "simple": 1500,             # GetFirmwareVersion, SAMConfiguration, RFConfiguration ...
-    "detect": 15000,            # InListPassiveTarget with a tag present (5-30 ms)
-    "detect_retry": 2000,       # per passive-activation attempt that finds nothing
-    "read": 4000,               # InDataExchange READ (3-5 ms)
-    "write": 8000,              # InDataExchange WRITE (6-10 ms)
-    "release": 1500,
-    "wake": 2000,               # clock stretching while waking from PowerDown
+    "ack": 1000,                # ACK frame ready after a command (est)
+    "fw": 500,                  # the PN532's own firmware time per command (est)
+    "simple": 1500,             # GetFirmwareVersion, SAMConfiguration, RFConfiguration (est)
+    "activation": round(activation_us()),   # one tag found and selected (ds, see above)
+    "detect_retry": 2000,       # a passive-activation attempt in an empty field (est)
+    "no_second": 1000,          # MaxTg 2 with one tag: a REQA that no ATQA answers (est)
+    "read": round(read_air_us()),           # InDataExchange READ over the air (ds)
+    "write": 8000,              # InDataExchange WRITE (6-10 ms, est)
+    "release": 1500,            # InRelease (est)
+    "wake": 2000,               # clock stretching while waking from PowerDown (obs/est)
 }
 
 
@@ -38,6 +72,22 @@ class IrqPin:
 
     def value(self, v=None):
         return 0 if self.chip.ready() else 1
+
+    def wait_low(self, us):
+        """Let the simulated clock run until the IRQ asserts or `us` have passed (the
+        firmware's idle wait; a real pin is polled instead)."""
+        chip = self.chip
+        clock = chip.bus.clock
+        end = clock.ns + us * 1000
+        if chip.ready():                 # a frame nobody has read yet: a short pause only,
+            clock.ns += 50000            # so a loop that leaves it there cannot spin
+            return
+        while not chip.ready():
+            t = chip.next_ns()
+            if t is None or t >= end:
+                clock.ns = max(clock.ns, end)
+                return
+            clock.ns = max(clock.ns, t)
 
     def init(self, *a, **k):
         pass
@@ -57,7 +107,9 @@ class PN532:
         self.targets = {}          # Tg -> tag
         self.queue = []            # [ready_ns, frame] pending for the host
         self.last_response = None
-        self.waiting = None        # InListPassiveTarget waiting for a tag (infinite retries)
+        self.waiting = None        # InListPassiveTarget still polling: [start ns, MaxTg,
+        #                            attempts (None = forever)]; a tag entering the field
+        #                            is found by the next attempt
         self.nack_until = 0
         self.retries = 0xFF        # MxRtyPassiveActivation after reset: forever
         self.sam_mode = 0
@@ -76,9 +128,8 @@ class PN532:
     def put(self, tag):
         if tag not in self.field:
             tag.state = ntag213.IDLE
-            self.field.append(tag)
-            if self.bus is not None:
-                self._poll_waiting()     # a waiting InListPassiveTarget sees it now
+            tag.t_in = self.now() if self.bus is not None else 0
+            self.field.append(tag)       # a polling InListPassiveTarget finds it later
 
     def remove(self, tag):
         if tag in self.field:
@@ -295,17 +346,27 @@ class PN532:
             # the activation attempts cycle the field: ACTIVE tags fall back to IDLE
             for tag in self.field:
                 tag.state = ntag213.IDLE
-            if self.retries == 0xFF:
-                self.waiting = maxtg
-                return
-            self._respond(0x4A, b"\x00", self.t["detect_retry"] * (self.retries + 1))
+            attempts = None if self.retries == 0xFF else self.retries + 1
+            # with a finite retry count the tags already in the field stay missed (ACTIVE
+            # ones ignore the wake-up; DEVICES.md: polls alternately miss an unreleased
+            # tag); retrying forever, the field's cycling makes them IDLE and found
+            missed = list(self.field) if attempts is not None else []
+            self.waiting = [self.now(), maxtg, attempts, missed]
+            if attempts is not None:
+                self._respond(0x4A, b"\x00", self.t["detect_retry"] * attempts)
             return
-        self._answer_list(maxtg, found, self.t["detect"])
+        self._answer_list(maxtg, found, self.t["fw"])
 
     def _answer_list(self, maxtg, found, delay):
+        """Answer InListPassiveTarget `delay` us from now plus the air time of activating
+        the tags found (and, when fewer than MaxTg were found, one attempt that finds no
+        further tag)."""
         if maxtg == 1 and len(found) > 1:
             found = [found[self._rand(len(found))]]     # which one is unspecified (ds)
         found = found[:maxtg]
+        delay += self.t["activation"] * len(found)
+        if len(found) < maxtg:
+            delay += self.t["no_second"]
         out = bytearray([len(found)])
         for i, tag in enumerate(found):
             tg = i + 1
@@ -319,12 +380,52 @@ class PN532:
         self._respond(0x4A, out, delay)
 
     def _poll_waiting(self):
-        if self.waiting is not None and self.field:
-            found = [tag for tag in self.field if tag.state != ntag213.ACTIVE]
-            if found:
-                maxtg = self.waiting
-                self.waiting = None
-                self._answer_list(maxtg, found, self.t["detect"])
+        """A tag has entered the field while InListPassiveTarget is still polling: the next
+        attempt finds it (attempts every detect_retry us from the command)."""
+        w = self.waiting
+        if w is None or not self.field:
+            return
+        at = self._attempt_at()
+        if at is None or at > self.now():
+            return
+        start, maxtg, attempts, missed = w
+        found = []                       # (no comprehension: a closure over `at` would
+        for tag in self._candidates():   # allocate a cell on every call, even early exits)
+            if getattr(tag, "t_in", 0) <= at:
+                found.append(tag)
+        self.waiting = None
+        self.queue = [q for q in self.queue if q[1] is ACK]    # drop the "4B 00" answer
+        # timed from the attempt, even when the host looks only later
+        self._answer_list(maxtg, found, (at - self.now()) / 1000 + self.t["fw"])
+
+    def _candidates(self):
+        missed = self.waiting[3]
+        return [tag for tag in self.field if tag.state != ntag213.ACTIVE and
+                not any(tag is m for m in missed)]
+
+    def _attempt_at(self):
+        """ns at which the polling InListPassiveTarget's next attempt finds a tag, or None."""
+        w = self.waiting
+        if w is None or not self.field:
+            return None
+        found = self._candidates()
+        if not found:
+            return None
+        start, attempts = w[0], w[2]
+        first = min(getattr(tag, "t_in", 0) for tag in found)
+        period = self.t["detect_retry"] * 1000
+        k = max(0, -(-(first - start) // period))       # the first attempt after it came
+        if attempts is not None and k >= attempts:
+            return None                                 # too late: "no tag" is answered
+        return start + k * period
+
+    def next_ns(self):
+        """When something next happens for the host: a frame ready or an attempt."""
+        t = self.queue[0][0] if self.queue else None
+        a = self._attempt_at()
+        if a is not None and (t is None or a < t):
+            t = a
+        return t
 
     def _exchange(self, p):
         if len(p) < 2:
@@ -335,7 +436,7 @@ class PN532:
             self._respond(0x40, bytes([ST_NOT_ACCEPTABLE]), self.t["simple"])
             return
         data = p[1:]
-        delay = self.t["write"] if data[0] == 0xA2 else self.t["read"]
+        delay = (self.t["write"] if data[0] == 0xA2 else self.t["read"]) + self.t["fw"]
         la = self.leave_after
         if la is not None and la[0] is tag:
             if la[1] <= 0:

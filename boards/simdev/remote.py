@@ -5,7 +5,8 @@
 #   W aa hex -> K | N      write        R aa n -> K hex | N    read
 #   T -> ns                clock        S ns -> K               sleep
 #   I -> 0|1               PN532 IRQ    X text -> K            script event for the host
-#   B -> levels            buttons      L -> K [line]          a serial line for the VM
+#   Q us -> K              sleep until the IRQ asserts, at most us
+#   B -> levels            buttons      Y -> K [hex]           serial bytes for the VM
 # (buttons and the serial line live in remote_io.py, loaded only when asked for)
 import sys
 from binascii import hexlify, unhexlify
@@ -72,6 +73,9 @@ class RemoteClock:
 class RemoteIrq:
     def value(self, v=None):
         return int(_ask("I"))
+
+    def wait_low(self, us):
+        _ask("Q %d" % us)
 
 
 class _Chip:

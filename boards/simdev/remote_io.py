@@ -1,5 +1,6 @@
 # Buttons and the serial line of the simulated board over the bridge pipe (remote.py):
-# "B" -> button levels (bit i = button i, 1 released), "L" -> "K" or "K <line>".
+# "B" -> button levels (bit i = button i, 1 released), "Y" -> "K" or "K <hex bytes>".
+from binascii import unhexlify
 
 
 class RemotePin:
@@ -18,15 +19,31 @@ class RemotePin:
 
 
 class RemoteLines:
-    """The serial line: a line the host has queued for the VM, or None."""
+    """The serial line: bytes the host has queued for the VM ("Y" -> "K" or "K <hex>", at
+    most 64 bytes a request), through the firmware's own LineAssembler, so the VM sees
+    bytes exactly as a Pico's stdin delivers them."""
 
     def __init__(self, ask):
+        from line_assembler import POLL_BYTES, LineAssembler
         self.ask = ask
+        self.asm = LineAssembler()
+        self.budget = POLL_BYTES
+        self.chunk = b""
+        self.at = 0
 
     def poll(self):
-        r = self.ask("L")
-        if len(r) > 2:
-            return r[2:]
+        for _ in range(self.budget):
+            if self.at >= len(self.chunk):
+                r = self.ask("Y")
+                if len(r) <= 2:
+                    return None
+                self.chunk = unhexlify(r[2:])
+                self.at = 0
+            b = self.chunk[self.at]
+            self.at += 1
+            r = self.asm.feed(b)
+            if r is not None:
+                return r
         return None
 
 
