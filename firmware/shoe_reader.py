@@ -277,7 +277,7 @@ class ShoeReader:
     # --- bus steps
     def _receive(self):
         """Read the ready response frame into self._rx, exactly as long as the usual
-        answer (status byte, 00 00 FF LEN LCS D5 code, data, DCS 00: fewer bus bytes than the
+        answer (status byte, 00 00 FF LEN LCS 0xD5 code, data, DCS 00: fewer bus bytes than the
         driver's fixed-size read, and no allocation). A longer frame (two targets listed)
         is asked for again with a NACK frame (DEVICES.md) and read whole on the next poll.
         Returns the number of data bytes after the response code, -1 for a garbled or
@@ -332,7 +332,7 @@ class ShoeReader:
     def _send(self, cmd, params, step):
         self._cmd = cmd
         n = self._list_one if cmd == _INLIST else (17 if cmd == _INDATA else 1)
-        self._want = 10 + n                      # status, 5 header, D5 code, n, DCS 00
+        self._want = 10 + n                      # status, 5 header, 0xD5 code, n, DCS 00
         self._step = step
         self._t0 = drvtime.ticks_ms()
         self._quiet = 0

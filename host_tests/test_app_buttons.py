@@ -249,7 +249,7 @@ def test_the_same_session_from_the_buttons_on_micropython(tmp_path):
     S.fresh_flash(flash, S.settings_text("classic", seats, options=CLASSIC_ALL))
     driver = ButtonDriver(head, events, seed=seed)
     screens = S.Screens(seats)
-    rc, _ = S.OnVM(flash, driver, screens, heap="192k").run()
+    rc, _ = S.OnVM(flash, driver, screens).run()
     assert rc == 0, "\n".join(driver.output[-20:])
     assert driver.done and driver.acked == len(events) and driver.errors == []
     accepted = [ln for ln in driver.output if re.match(r"^(\*|ok) #\d+ ", ln)]

@@ -306,7 +306,7 @@ def test_cards_by_hand_on_micropython(tmp_path):
     flash = str(tmp_path / "flash")
     S.fresh_flash(flash, S.settings_text("classic", seats, options=CLASSIC_ALL))
     driver = HandDriver(head, events, by_hand, seed=seed)
-    rc, _ = S.OnVM(flash, driver, S.Screens(seats), heap="192k").run()
+    rc, _ = S.OnVM(flash, driver, S.Screens(seats)).run()
     assert rc == 0, "\n".join(driver.output[-20:])
     assert driver.done and driver.acked == len(events) and driver.errors == []
     marked = [ln for ln in driver.output if ln.startswith("* #") and "by hand" in ln]

@@ -260,6 +260,10 @@ def test_bad_big_slow_and_many_requests_neither_stop_nor_slow_the_table(tmp_path
         th = threading.Thread(target=abuse, daemon=True)
         th.start()
         first = wt.driver.acked
+        # the faster reader plays a session in seconds: keep the players within the first
+        # round of abuse, so that every kind of request meets a table in play
+        wt.hold(first + 20)
+        wt.wait(lambda: seen["ok"] >= 1, "a whole round of abuse")
         rc = wt.run_to_end()
         stop.set()
         th.join(120)
