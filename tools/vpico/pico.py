@@ -216,9 +216,10 @@ class Pico:
         while True:
             line = r.readline()
             if not line:
-                self.proc.wait()
+                rc = self.proc.wait()
                 self.proc = None
-                raise VpicoError("the emulator stopped (status %s)" % self.proc_status())
+                raise VpicoError("the emulator stopped (exit status %s; its message is on "
+                                 "stderr)" % rc)
             op = line[:1]
             if op == b"o":
                 data = bytes.fromhex(line[2:].decode())
@@ -263,9 +264,6 @@ class Pico:
             else:
                 raise VpicoError("emulator: " + line.decode(errors="replace").strip())
         self.wall += time.monotonic() - t0
-
-    def proc_status(self):
-        return "gone"
 
     # ------------------------------------------------------------ I2C0 (the models)
     def _follow(self, ns):
@@ -506,3 +504,13 @@ class Pico:
 
     def _reply(self, line):
         self._w.write(line.encode() + b"\n")
+
+
+if __name__ == "__main__":
+    # a library module: --help shows what it is; make vpico runs tools/vpico/session.py
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        sys.exit(0)
+    sys.stderr.write("%s: error: a library module, not a command; see `make vpico` "
+                     "(tools/vpico/session.py)\n" % os.path.basename(__file__))
+    sys.exit(2)

@@ -119,6 +119,7 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
         run.play()
         run.halt()
     finally:
+        run.serial.log = None
         log.close()
     info = T.mem_info(pico)
     emu = pico.emulated_now()
