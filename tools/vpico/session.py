@@ -166,8 +166,10 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
         len(driver.errors), "equal to" if same else "DIFFERENT from"))
     print("heap (gc.mem_free on the Pico):")
     print("  at the fresh prompt            %d" % free_fresh)
-    print("  after imports and boot         %s" % (after_boot[-1][2:] if after_boot else "?"))
-    print("  lowest during the session      %s" % (lowest[-1][2:] if lowest else "?"))
+    print("  after imports and boot         %s" % (
+        after_boot[-1].replace("# heap ", "") if after_boot else "?"))
+    print("  lowest during the session      %s" % (
+        lowest[-1].rsplit(" ", 1)[1] + " (garbage included)" if lowest else "?"))
     print("  at the end: free %s, largest free block %d bytes (micropython.mem_info)"
           % (info["free"], info["max_free_block"]))
     print("dealt card, tag in the field -> last byte of its seat's display: %s"
