@@ -28,6 +28,10 @@ NOT_COMMANDS = {
     "liveterm.py": "the live terminal view that sim.py --interactive runs",
     "vm/sim_main.py": "main.py of the simulated board: the MicroPython VM runs it under "
                       "tools/hwbridge.py, never a person",
+    "vpico/pico.py": "the virtual Pico's Python side (emulator process, USB, chips, clock) "
+                     "that vpico/session.py and the vpico tests drive",
+    "vpico/table.py": "deploy and play on the virtual Pico, for vpico/session.py and the "
+                      "tests",
     "vm/web_main.py": "main.py of the simulated networked board (Pico W): the MicroPython VM "
                       "runs it under tools/hwbridge.py, never a person",
 }

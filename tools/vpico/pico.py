@@ -504,13 +504,3 @@ class Pico:
 
     def _reply(self, line):
         self._w.write(line.encode() + b"\n")
-
-
-if __name__ == "__main__":
-    # a library module: --help shows what it is; make vpico runs tools/vpico/session.py
-    if sys.argv[1:] in (["-h"], ["--help"]):
-        print(__doc__.strip())
-        sys.exit(0)
-    sys.stderr.write("%s: error: a library module, not a command; see `make vpico` "
-                     "(tools/vpico/session.py)\n" % os.path.basename(__file__))
-    sys.exit(2)

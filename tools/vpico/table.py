@@ -238,13 +238,3 @@ def card_latencies(run, events):
         if writes:
             out.append(max(writes) - t0)
     return out
-
-
-if __name__ == "__main__":
-    # a library module: --help shows what it is; make vpico runs tools/vpico/session.py
-    if sys.argv[1:] in (["-h"], ["--help"]):
-        print(__doc__.strip())
-        sys.exit(0)
-    sys.stderr.write("%s: error: a library module, not a command; see `make vpico` "
-                     "(tools/vpico/session.py)\n" % os.path.basename(__file__))
-    sys.exit(2)
