@@ -75,6 +75,7 @@ class Table:
         self.pages = 8
         self.tm = None                   # tag mode (tagmode.TagMode), made on first use
         self.tm_busy = False
+        self.fold_wait = False           # a fold failed (flash full): wait for an event
 
     # ------------------------------------------------------------------ output
     def say(self, text):
@@ -224,11 +225,10 @@ class Table:
             if ev == E.EV_CARD:
                 why = why.replace(card_name(card), "that card")
             return why
-        try:
-            self.journal.append(event_text(ev, seat, amount, card))
-        except OSError as x:
+        why = self._journal_append(event_text(ev, seat, amount, card))
+        if why is not None:
             self._replay()              # the event never happened
-            return "the journal could not be written (%s): event not taken" % x
+            return why
         self.nev += 1
         if ev == E.EV_CARD:
             text = self._card_text(card, ph, slot, up)
@@ -247,6 +247,34 @@ class Table:
         if e.finished():
             self._session_over()
         return None
+
+    def _journal_append(self, line):
+        """Journal one event line; a full flash gives up the oldest hand history first."""
+        j = self.journal
+        while True:
+            try:
+                j.append(line)
+                self.fold_wait = False
+                return None
+            except OSError as x:
+                why = "the journal could not be written (%s): event not taken" % x
+            try:
+                gone = j.prune_oldest()
+            except OSError:
+                gone = None
+            if gone is None:
+                return why
+            self.say("# flash full: removed the oldest hand history %s" % gone)
+
+    def _make_room(self):
+        """After a session is kept: remove the oldest history files while the flash is low."""
+        try:
+            gone = self.journal.make_room()
+        except OSError as x:
+            self.say("! could not make room on the flash: %s" % x)
+            return
+        for path in gone:
+            self.say("# flash nearly full: removed the oldest hand history %s" % path)
 
     def _card_seat(self, slot):
         e = self.e
@@ -299,6 +327,7 @@ class Table:
             self.ui.history = self.journal.archive()
         except OSError as x:
             self.say("! could not keep the hand history: %s" % x)
+        self._make_room()
         parts = []
         for s in range(1, e.seats + 1):
             parts.append("%d %s" % (s, V.signed(e.balance(s))))
@@ -809,10 +838,21 @@ class Table:
             self._all_dirty()
         if self.redraw_one():
             busy = True
+        elif not (busy or self.dirty or self.tm_busy or self.fold_wait) and self.journal.nbody:
+            e = self.e
+            if e is not None and not e.in_deal():
+                self._fold()             # between deals: the tail goes into journal.txt
         self.loops += 1
         if self.loops & 255 == 0:
             self._heap()
         return busy
+
+    def _fold(self):
+        try:
+            self.journal.fold()
+        except OSError as x:             # the tail stays valid; tried again after an event
+            self.fold_wait = True
+            self.say("! journal: could not fold the tail (%s)" % x)
 
     def _heap(self):
         try:

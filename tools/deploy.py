@@ -43,7 +43,7 @@ BOARD_SOURCE = "boards/pico.py"
 BOARD_NAME = "board.mpy"
 # the device's data: never written by the bundle, never removed
 DATA = ("settings.txt", "uidmap.txt", "uidmap.txt.new", "journal.txt", "journal.tmp",
-        "history/")
+        "history/", "jtail/")
 # driver package -> (PyPI distribution, GitHub repository); versions from the installed ones
 DRIVER_REPOS = {
     "adafruit_pn532": ("adafruit-circuitpython-pn532", "adafruit/Adafruit_CircuitPython_PN532"),

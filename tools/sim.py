@@ -88,11 +88,10 @@ class InteractiveDriver(S.Driver):
         self.quit = False
 
     def _sync(self):
-        path = os.path.join(self.flash, "journal.txt")
-        if not os.path.exists(path):
+        data = S.journal_text(self.flash)      # journal.txt and its tail
+        if data is None:
             return
-        with open(path) as f:
-            text = f.read()
+        text = data.decode()
         lines = [ln for ln in text.splitlines() if S.strip(ln)]
         if lines[:len(self.lines)] != self.lines or self.engine is None:
             self.lines = []
