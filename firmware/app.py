@@ -76,6 +76,8 @@ class Table:
         self.tm = None                   # tag mode (tagmode.TagMode), made on first use
         self.tm_busy = False
         self.fold_wait = False           # a fold failed (flash full): wait for an event
+        self.collect = False             # something happened since the last collection
+        self.max_alloc = 0               # heap in use after a collection, at its highest
 
     # ------------------------------------------------------------------ output
     def say(self, text):
@@ -494,6 +496,9 @@ class Table:
                 self.hashes[i] = 0       # the banker's display showed the tag mode
             self.reader.ignore_field()   # the last tag may still lie on the reader
             self._all_dirty()
+            self.tm = None               # its code leaves the heap until the next use
+            sys.modules.pop("tagmode", None)
+            self.collect = True
         return True
 
     def _button_index(self, words):
@@ -836,16 +841,36 @@ class Table:
         if self.ui.msg and now - self.msg_at > MSG_MS:
             self.ui.msg = ""
             self._all_dirty()
+        if busy:
+            self.collect = True
         if self.redraw_one():
             busy = True
-        elif not (busy or self.dirty or self.tm_busy or self.fold_wait) and self.journal.nbody:
-            e = self.e
-            if e is not None and not e.in_deal():
-                self._fold()             # between deals: the tail goes into journal.txt
+        elif not (busy or self.dirty or self.tm_busy):
+            self._idle()
         self.loops += 1
         if self.loops & 255 == 0:
             self._heap()
         return busy
+
+    def _idle(self):
+        """Nothing else to do in this pass: housekeeping that must not delay a card."""
+        e = self.e
+        if self.journal.nbody and not self.fold_wait and e is not None and not e.in_deal():
+            self._fold()                 # between deals: the tail goes into journal.txt
+        elif self.collect:
+            # one collection after each burst of activity, while the table waits: the
+            # garbage of the last events goes now rather than in the middle of a card
+            self.collect = False
+            try:
+                import gc
+                gc.mem_alloc           # MicroPython only: CPython's gc is not this one
+            except (ImportError, AttributeError):
+                return
+            gc.collect()
+            a = gc.mem_alloc()
+            if a > self.max_alloc:
+                self.max_alloc = a
+            self._heap()
 
     def _fold(self):
         try:
@@ -872,6 +897,8 @@ class Table:
         self.journal.close()
         self._heap()
         self.say("# loops %d, lowest free heap seen %d" % (self.loops, self.min_free))
+        if self.max_alloc:
+            self.say("# heap in use at its highest after a collection %d" % self.max_alloc)
         try:
             import gc
             gc.collect()

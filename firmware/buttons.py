@@ -2,8 +2,10 @@
 #
 # poll(now_ms) returns at most one event per call: the button index for a short press
 # (reported on release), index + LONG when a press has lasted long_ms (reported while
-# still held; its release is then ignored), or -1. A level must be stable for
-# debounce_ms before it counts. No allocation per poll.
+# still held; its release is then ignored), or -1. A press counts once the level has been
+# low for debounce_ms; its release counts at the first high reading, so the answer to a
+# press is not held back by another debounce_ms (a bounce after the release cannot make a
+# new press: that needs debounce_ms of low level again). No allocation per poll.
 LONG = 16
 
 
@@ -27,6 +29,10 @@ class Buttons:
             if v != self.raw[i]:
                 self.raw[i] = v
                 self.since[i] = now
+                if v == 1 and self.state[i] == 0:      # the release of a counted press
+                    self.state[i] = 1
+                    if not self.long_done[i] and ev < 0:
+                        ev = i
                 continue
             if v != self.state[i] and now - self.since[i] >= self.debounce:
                 self.state[i] = v
