@@ -11,7 +11,15 @@ $(STAMP): requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-test: $(STAMP)
+# the virtual Pico's Node packages (tools/vpico/package-lock.json), like .venv
+VPICO_STAMP := tools/vpico/node_modules/.installed-$(shell cksum < tools/vpico/package-lock.json | cut -d' ' -f1)
+
+$(VPICO_STAMP): tools/vpico/package-lock.json
+	cd tools/vpico && npm ci --no-audit --no-fund --loglevel=error
+	rm -f tools/vpico/node_modules/.installed-*
+	touch $@
+
+test: $(STAMP) $(VPICO_STAMP)
 	$(PY) -m pytest -q host_tests
 
 sim: $(STAMP)
@@ -30,3 +38,9 @@ clean:
 .PHONY: deploy
 deploy: $(STAMP)
 	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) $(DEPLOY_ARGS)
+
+# The firmware on the virtual Pico (tools/vpico): deploy through mpremote, play a session.
+.PHONY: vpico vpico-deps
+vpico-deps: $(VPICO_STAMP)
+vpico: $(STAMP) $(VPICO_STAMP)
+	$(PY) tools/vpico/session.py $(VPICO_ARGS)

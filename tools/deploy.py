@@ -294,7 +294,7 @@ def soft_reset(port):
     import time
 
     import serial
-    with serial.Serial(port, 115200, timeout=1) as s:
+    with serial.serial_for_url(port, 115200, timeout=1) as s:   # socket:// too
         s.write(b"\r\x03\x03")
         time.sleep(0.2)
         s.write(b"\x02")

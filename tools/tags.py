@@ -39,7 +39,7 @@ class SerialLine:
 
     def __init__(self, port, baud=115200):
         import serial
-        self.s = serial.Serial(port, baud, timeout=0.5)
+        self.s = serial.serial_for_url(port, baud, timeout=0.5)   # socket:// too
 
     def write_line(self, text):
         self.s.write((text + "\n").encode())

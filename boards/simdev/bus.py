@@ -80,6 +80,14 @@ class SimI2C:
 
     def _address_phase(self, address, nbytes, reading, stop):
         self._charge(nbytes if nbytes else 0, stop)
+        return self.address(address, reading)
+
+    # --- the phases of one transaction, for a host that clocks the bus itself (tools/vpico):
+    # address() -> the devices that ACKed, then deliver() (write) or collect() (read).
+    # A device whose read() has side effects also has peek(bus, buf, n), the same bytes
+    # without them, so a read can be answered before its length is known.
+    def address(self, address, reading):
+        """The address phase: the devices that ACK (OSError(EIO) when none does)."""
         devs = self._find(address, reading)
         forced = self.nack_faults.get(address, 0)
         if forced:
@@ -99,6 +107,25 @@ class SimI2C:
             d.stats.transactions += 1
         return acked
 
+    def deliver(self, addr, devs, buf):
+        """The data phase of a write to the devices address() returned."""
+        n = len(buf)
+        self.stats.tx += n
+        if self.log is not None:
+            self.log.append((addr, "w", bytes(buf)))
+        for d in devs:
+            d.stats.tx += n
+            d.write(self, buf)
+
+    def collect(self, addr, dev, buf):
+        """The data phase of a read from the device address() returned."""
+        n = len(buf)
+        self.stats.rx += n
+        dev.stats.rx += n
+        dev.read(self, buf, n)
+        if self.log is not None:
+            self.log.append((addr, "r", bytes(buf)))
+
     # --- machine.I2C API
     def scan(self):
         found = []
@@ -111,15 +138,9 @@ class SimI2C:
         return found
 
     def writeto(self, addr, buf, stop=True):
-        n = len(buf)
-        devs = self._address_phase(addr, n, False, stop)
-        self.stats.tx += n
-        if self.log is not None:
-            self.log.append((addr, "w", bytes(buf)))
-        for d in devs:
-            d.stats.tx += n
-            d.write(self, buf)
-        return n
+        devs = self._address_phase(addr, len(buf), False, stop)
+        self.deliver(addr, devs, buf)
+        return len(buf)
 
     def writevto(self, addr, vector, stop=True):
         data = bytearray()
@@ -128,13 +149,8 @@ class SimI2C:
         return self.writeto(addr, data, stop)
 
     def readfrom_into(self, addr, buf, stop=True):
-        n = len(buf)
-        dev = self._address_phase(addr, n, True, stop)[0]
-        self.stats.rx += n
-        dev.stats.rx += n
-        dev.read(self, buf, n)
-        if self.log is not None:
-            self.log.append((addr, "r", bytes(buf)))
+        dev = self._address_phase(addr, len(buf), True, stop)[0]
+        self.collect(addr, dev, buf)
 
     def readfrom(self, addr, n, stop=True):
         buf = bytearray(n)

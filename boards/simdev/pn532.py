@@ -117,6 +117,14 @@ class PN532:
         return self.now() >= self.nack_until
 
     def read(self, bus, buf, n):
+        self._fill(buf, n, True)
+
+    def peek(self, bus, buf, n):
+        """What read() would give, without taking the frame (tools/vpico answers a read
+        before it knows its length)."""
+        self._fill(buf, n, False)
+
+    def _fill(self, buf, n, take):
         if n == 0:
             return
         if not self.ready():
@@ -127,10 +135,27 @@ class PN532:
         buf[0] = 0x01
         if n == 1:
             return                   # a status-only read does not consume the frame
-        frame = self.queue.pop(0)[1]
+        frame = self.queue.pop(0)[1] if take else self.queue[0][1]
         m = len(frame)
         for i in range(1, n):
             buf[i] = frame[i - 1] if i - 1 < m else 0x00
+
+    def rstpdn(self, level):
+        """The RSTPDN pin (GP7 on the Pico): low holds the chip in reset (it answers
+        nothing); rising, it starts again from its power-on state. Tags stay in the field."""
+        self.silent = not level
+        if level:
+            self.queue = []
+            self.targets = {}
+            self.waiting = None
+            self.last_response = None
+            self.nack_until = 0
+            self.retries = 0xFF
+            self.sam_mode = 0
+            self.powered_down = False
+            self.rf_on = True
+            for tag in self.field:
+                tag.state = ntag213.IDLE
 
     def write(self, bus, data):
         if len(data) == 0:

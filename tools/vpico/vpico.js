@@ -1,0 +1,321 @@
+#!/usr/bin/env node
+// The virtual Pico's CPU side: an RP2040 (rp2040js) running the stock MicroPython UF2 from
+// a flash image kept in a file. Driven by tools/vpico/pico.py over stdin/stdout, one line
+// per message; the emulated clock stands still while this process waits for an answer.
+//
+//   node vpico.js --bootrom ROM --flash FILE [--uf2 UF2]
+//     FILE is created from UF2 when missing (else the Pico boots from the flash as it was).
+//
+// Host -> here:  run NS (execute until the emulated clock reaches NS) | in HEX (USB CDC
+//   bytes from the host) | pin N 0|1 (drive a GPIO input) | irq LEVEL FALL_NS (the PN532
+//   IRQ line now, and when it falls next, -1 = not scheduled) | quit
+// Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | f e|p OFFS
+//   COUNT NS (a flash erase/program, its emulated cost) | d NS IDLE_NS (the run is done;
+//   IDLE_NS of it the CPU slept in WFI/WFE)
+//   and requests answered at once, while the CPU waits:
+//   a ADDR MODE NS -> "n EXTRA IRQ FALL" or "k EXTRA SYNC IRQ FALL [HEX]" (address phase;
+//     HEX previews a read's bytes) | x ADDR NS N -> HEX (a longer read preview) |
+//   w ADDR NS HEX / r ADDR NS COUNT (the transaction at its STOP) -> "IRQ FALL" when the
+//     address phase said SYNC=1, no answer otherwise.
+'use strict';
+const fs = require('fs');
+const { RP2040, USBCDC, GPIOPinState } = require('rp2040js');
+const { decodeBlock } = require('uf2');
+
+const FLASH_SIZE = 2 * 1024 * 1024;
+const SECTOR = 4096;
+const PAGE = 256;
+const ERASE_NS = 45e6;          // W25Q16JV 4 KB sector erase, typical
+const PROGRAM_NS = 0.4e6;       // W25Q16JV 256-byte page program, typical
+const CYCLE_NS = 1e9 / 125e6;
+const PN532_IRQ_PIN = 6;
+const PN532_RESET_PIN = 7;
+
+function parseArgs(argv) {
+  const a = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!argv[i].startsWith('--') || i + 1 >= argv.length) {
+      die('usage: vpico.js --bootrom ROM --flash FILE [--uf2 UF2]');
+    }
+    a[argv[i].slice(2)] = argv[i + 1];
+  }
+  if (!a.bootrom || !a.flash) die('usage: vpico.js --bootrom ROM --flash FILE [--uf2 UF2]');
+  return a;
+}
+
+function die(msg) {
+  fs.writeSync(2, 'vpico: ' + msg + '\n');
+  process.exit(2);
+}
+
+// The multicore FIFO (core 1 is not emulated) is read at soft reset: say so once, not
+// at every reset.
+const warned = new Set();
+console.warn = (msg) => {
+  if (!warned.has(msg)) {
+    warned.add(msg);
+    fs.writeSync(2, 'vpico: rp2040js: ' + msg + ' (core 1 is not emulated)\n');
+  }
+};
+
+// --- pipe to the host: synchronous, so the emulated clock stands still while waiting
+let outBuf = '';
+function send(line) {
+  outBuf += line + '\n';
+  if (outBuf.length > 16384) flush();
+}
+function flush() {
+  if (outBuf) {
+    fs.writeSync(1, outBuf);
+    outBuf = '';
+  }
+}
+const inChunk = Buffer.alloc(65536);
+let inText = '';
+function readLine() {
+  for (;;) {
+    const nl = inText.indexOf('\n');
+    if (nl >= 0) {
+      const line = inText.slice(0, nl);
+      inText = inText.slice(nl + 1);
+      return line;
+    }
+    let n;
+    try {
+      n = fs.readSync(0, inChunk, 0, inChunk.length, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      if (e.code === 'EOF') n = 0;
+      else throw e;
+    }
+    if (n === 0) process.exit(0);      // the host went away: the plug is pulled
+    inText += inChunk.toString('latin1', 0, n);
+  }
+}
+function ask(line) {
+  send(line);
+  flush();
+  return readLine();
+}
+
+// --- the chip
+const args = parseArgs(process.argv.slice(2));
+const mcu = new RP2040();
+// rp2040js logs to stdout, which is the pipe: only errors, and to stderr
+mcu.logger = {
+  debug() {}, info() {}, warn() {},
+  error(component, message) { fs.writeSync(2, 'vpico: ' + component + ': ' + message + '\n'); },
+};
+mcu.loadBootrom(new Uint32Array(fs.readFileSync(args.bootrom).buffer.slice(0)));
+
+let flashFd;
+if (fs.existsSync(args.flash)) {
+  const img = fs.readFileSync(args.flash);
+  if (img.length !== FLASH_SIZE) die('flash image ' + args.flash + ' is not 2 MiB');
+  mcu.flash.set(img);
+  flashFd = fs.openSync(args.flash, 'r+');
+} else {
+  if (!args.uf2) die('no flash image and no --uf2 to make one');
+  mcu.flash.fill(0xff, 0, FLASH_SIZE);
+  const uf2 = fs.readFileSync(args.uf2);
+  for (let off = 0; off + 512 <= uf2.length; off += 512) {
+    const b = decodeBlock(new Uint8Array(uf2.buffer, uf2.byteOffset + off, 512));
+    mcu.flash.set(b.payload, b.flashAddress - 0x10000000);
+  }
+  flashFd = fs.openSync(args.flash, 'w+');
+  fs.writeSync(flashFd, mcu.flash, 0, FLASH_SIZE, 0);
+}
+mcu.core.PC = 0x10000000;        // boot2 at the start of flash, as the ROM would jump there
+
+// ROM function table: 16-bit pointer at 0x14, entries (16-bit code, 16-bit address)
+function romFunc(code) {
+  const want = code.charCodeAt(0) | (code.charCodeAt(1) << 8);
+  let p = mcu.readUint16(0x14);
+  for (;;) {
+    const c = mcu.readUint16(p);
+    if (!c) die('ROM function ' + code + ' not found');
+    if (c === want) return mcu.readUint16(p + 2) & ~1;
+    p += 4;
+  }
+}
+const ROM_ERASE = romFunc('RE');
+const ROM_PROGRAM = romFunc('RP');
+
+function flashOp() {
+  const r = mcu.core.registers;
+  const offs = r[0] >>> 0;
+  const count = r[1] >>> 0;
+  let ns;
+  if (mcu.core.PC === ROM_ERASE) {
+    // flash_range_erase(addr, count, block_size, block_cmd): whole 4 KB sectors
+    const start = offs - (offs % SECTOR);
+    const end = Math.min(FLASH_SIZE, Math.ceil((offs + count) / SECTOR) * SECTOR);
+    mcu.flash.fill(0xff, start, end);
+    fs.writeSync(flashFd, mcu.flash, start, end - start, start);
+    ns = ((end - start) / SECTOR) * ERASE_NS;
+    send('f e ' + start + ' ' + (end - start) + ' ' + ns);
+  } else {
+    // flash_range_program(addr, data, count): NOR programming only clears bits
+    const data = r[1] >>> 0;
+    const n = r[2] >>> 0;
+    for (let i = 0; i < n; i++) mcu.flash[offs + i] &= mcu.readUint8(data + i);
+    fs.writeSync(flashFd, mcu.flash, offs, n, offs);
+    ns = Math.ceil(n / PAGE) * PROGRAM_NS;
+    send('f p ' + offs + ' ' + n + ' ' + ns);
+  }
+  mcu.core.PC = mcu.core.LR & ~1;  // return to the caller (Thumb bit dropped from PC)
+  return ns;
+}
+
+// --- USB CDC: OUT reads are held until the host has data (a real host NAKs them)
+const cdc = new USBCDC(mcu.usbCtrl);
+const hostBytes = [];
+let pendingRead = -1;
+cdc.onSerialData = (buf) => send('o ' + Buffer.from(buf).toString('hex'));
+mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+  if (endpoint !== cdc.outEndpoint) return;
+  pendingRead = size;
+  feedUsb();
+};
+function feedUsb() {
+  if (pendingRead < 0 || !hostBytes.length) return;
+  const n = Math.min(pendingRead, hostBytes.length);
+  const buf = new Uint8Array(hostBytes.splice(0, n));
+  pendingRead = -1;
+  mcu.usbCtrl.endpointReadDone(cdc.outEndpoint, buf);
+}
+
+// --- GPIO: inputs driven by the host; GP7 (PN532 RSTPDN) reported
+const irqAlarm = mcu.clock.createAlarm(() => mcu.gpio[PN532_IRQ_PIN].setInputValue(false));
+function setIrq(level, fall) {
+  mcu.gpio[PN532_IRQ_PIN].setInputValue(level !== 0);
+  irqAlarm.cancel();
+  if (fall >= 0) irqAlarm.schedule(Math.max(0, fall - mcu.clock.nanos));
+}
+for (let p = 10; p <= 17; p++) mcu.gpio[p].setInputValue(true);   // buttons released
+mcu.gpio[PN532_IRQ_PIN].setInputValue(true);
+let resetLevel = -1;
+mcu.gpio[PN532_RESET_PIN].addListener((state) => {
+  const v = state === GPIOPinState.High ? 1 : state === GPIOPinState.Low ? 0 : -1;
+  if (v >= 0 && v !== resetLevel) {
+    resetLevel = v;
+    send('g ' + PN532_RESET_PIN + ' ' + v + ' ' + Math.round(mcu.clock.nanos));
+  }
+});
+
+// --- I2C0: each transaction's address phase asks the host; data bytes are acked here and
+// the whole transaction goes to the host at its STOP. Bus time: 9 SCL periods a byte plus
+// one each for start and stop, at the rate the firmware programmed.
+const i2c = mcu.i2c[0];
+function sclPeriodNs() {
+  const hl = i2c.sclHighPeriod + i2c.sclLowPeriod;
+  return (hl * 1e9) / mcu.clkSys;
+}
+function later(ns, fn) {
+  const alarm = mcu.clock.createAlarm(fn);
+  alarm.schedule(Math.max(0, Math.round(ns)));
+}
+let txn = null;                   // {addr, read, sync, data[], preview, count}
+function nowNs() {
+  return Math.round(mcu.clock.nanos);
+}
+function parseIrq(parts, at) {
+  setIrq(parseInt(parts[at], 10), parseInt(parts[at + 1], 10));
+}
+function commit() {
+  if (!txn) return;
+  const t = txn;
+  txn = null;
+  const line = t.read
+    ? 'r ' + t.addr + ' ' + nowNs() + ' ' + t.count
+    : 'w ' + t.addr + ' ' + nowNs() + ' ' + Buffer.from(t.data).toString('hex');
+  if (t.sync) parseIrq(ask(line).split(' '), 0);
+  else send(line);
+}
+i2c.onStart = () => {
+  commit();                       // a repeated start ends the previous transfer
+  later(sclPeriodNs(), () => i2c.completeStart());
+};
+i2c.onConnect = (addr, mode) => {
+  const read = mode === 1;
+  const parts = ask('a ' + addr + ' ' + (read ? 'r' : 'w') + ' ' + nowNs()).split(' ');
+  const extra = parseInt(parts[1], 10);
+  if (parts[0] === 'n') {
+    parseIrq(parts, 2);
+    later(9 * sclPeriodNs() + extra, () => i2c.completeConnect(false));
+    return;
+  }
+  txn = { addr, read, sync: parts[2] === '1', data: [], count: 0,
+          preview: parts[5] ? Buffer.from(parts[5], 'hex') : Buffer.alloc(0) };
+  parseIrq(parts, 3);
+  later(9 * sclPeriodNs() + extra, () => i2c.completeConnect(true));
+};
+i2c.onWriteByte = (v) => {
+  txn.data.push(v);
+  later(9 * sclPeriodNs(), () => i2c.completeWrite(true));
+};
+i2c.onReadByte = () => {
+  const t = txn;
+  if (t.count >= t.preview.length) {
+    const more = ask('x ' + t.addr + ' ' + nowNs() + ' ' + Math.max(64, 2 * t.count));
+    t.preview = Buffer.from(more, 'hex');
+  }
+  const v = t.preview[t.count++];
+  later(9 * sclPeriodNs(), () => i2c.completeRead(v));
+};
+i2c.onStop = () => {
+  commit();
+  later(sclPeriodNs(), () => i2c.completeStop());
+};
+
+// --- the run loop
+function run(until) {
+  const core = mcu.core;
+  const clock = mcu.clock;
+  let idle = 0;
+  while (clock.nanos < until) {
+    if (core.waiting) {
+      const toAlarm = clock.nanosToNextAlarm;
+      const left = until - clock.nanos;
+      const dt = toAlarm > 0 && toAlarm < left ? toAlarm : left;
+      idle += dt;
+      clock.tick(dt);
+      continue;
+    }
+    const pc = core.PC;
+    if (pc === ROM_ERASE || pc === ROM_PROGRAM) {
+      clock.tick(flashOp());
+      continue;
+    }
+    clock.tick(core.executeInstruction() * CYCLE_NS);
+  }
+  send('d ' + nowNs() + ' ' + Math.round(idle));
+  flush();
+}
+
+for (;;) {
+  const line = readLine();
+  const parts = line.split(' ');
+  switch (parts[0]) {
+    case 'run':
+      run(parseInt(parts[1], 10));
+      break;
+    case 'in':
+      for (const b of Buffer.from(parts[1] || '', 'hex')) hostBytes.push(b);
+      feedUsb();
+      break;
+    case 'pin':
+      mcu.gpio[parseInt(parts[1], 10)].setInputValue(parts[2] === '1');
+      break;
+    case 'irq':
+      parseIrq(parts, 1);
+      break;
+    case 'quit':
+      flush();
+      fs.closeSync(flashFd);
+      process.exit(0);
+      break;
+    default:
+      die('unknown command: ' + line.slice(0, 40));
+  }
+}
