@@ -11,7 +11,7 @@ import time
 
 _clock = None
 _base = 0
-_last = 0
+_last = time.ticks_ms() if hasattr(time, "ticks_ms") else 0
 _acc = 0
 
 
@@ -31,11 +31,11 @@ def _now_ms():
 
 
 def rebase():
-    global _base, _last, _acc
+    """monotonic() counts from now; ticks_ms() goes on (the buttons and the controller's
+    timers compare its values across rebases)."""
+    global _base
     if _clock is None:
-        _last = time.ticks_ms() if hasattr(time, "ticks_ms") else 0
-        _acc = 0
-        _base = 0
+        _base = _now_ms() if hasattr(time, "ticks_ms") else 0
     else:
         _base = _clock.ticks_ms()
 
