@@ -47,6 +47,32 @@ HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, doubl
         "tags write|enroll|check|stop")
 
 
+class _Settings:
+    """What the table keeps of settings.txt: the parser (settings.py) leaves the heap."""
+
+    def __init__(self, st):
+        self.error = st.error
+        self.height = st.height
+        self.uid_map = st.uid_map
+        self.gone_polls = st.gone_polls
+        self.timeout_ms = st.timeout_ms
+        self.debounce_ms = st.debounce_ms
+        self.long_ms = st.long_ms
+        self.header = st.header_lines()
+
+    def header_lines(self):
+        return self.header
+
+
+def _settings(path):
+    """settings.txt at `path` (None: the defaults), loaded by a module that is then let go."""
+    import settings as S
+    st = _Settings(S.load(path) if path else S.Settings())
+    del S
+    sys.modules.pop("settings", None)
+    return st
+
+
 class Table:
     def __init__(self, board, root="", out=None, lines=None):
         self.board = board
@@ -88,9 +114,7 @@ class Table:
 
     # ------------------------------------------------------------------ boot
     def boot(self):
-        import settings as S
-        st = S.load(self.root + "settings.txt")
-        self.settings = st
+        st = self.settings = _settings(self.root + "settings.txt")
         self.pages = st.height // 8
         b = self.board
         self.disp = b.make_displays(9, 64 if st.error else st.height)   # big buffers first
@@ -533,8 +557,7 @@ class Table:
         return None
 
     def _use_defaults(self):
-        import settings as S
-        self.settings = S.Settings()
+        self.settings = _settings(None)
         self.ui.fatal = ""
         self._new_session()
 

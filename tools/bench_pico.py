@@ -482,17 +482,26 @@ def row(name, value, goal, unit, ok, how=""):
     return ok
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, "bench_pico.py: error: %s\n" % " ".join(message.split()))
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(description="The fit-and-speed goals on the virtual Pico.")
-    ap.add_argument("--seats", type=int, default=8, choices=range(2, 9))
+    ap = _Parser(description="The fit-and-speed goals on the virtual Pico.")
+    ap.add_argument("--seats", type=int, default=8, metavar="N")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--deals", type=int, default=0, help="deals per session (0: the preset's)")
-    ap.add_argument("--sessions", type=int, default=3, choices=range(1, 11))
+    ap.add_argument("--sessions", type=int, default=3, metavar="N")
     ap.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     try:
         a = ap.parse_args(argv)
     except SystemExit as x:
         return x.code
+    if not 2 <= a.seats <= 8 or a.sessions < 1 or a.deals < 0:
+        print("%s: error: --seats takes 2..8, --sessions 1 or more, --deals 0 or more"
+              % os.path.basename(__file__), file=sys.stderr)
+        return 2
     try:
         return run_bench(a)
     except BenchError as x:
