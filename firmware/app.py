@@ -143,6 +143,9 @@ class Table:
         self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                     timeout_ms=st.timeout_ms)
         self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms)
+        if hasattr(b, "make_button_timer"):
+            from buttons import SampledButtons
+            self.btn = SampledButtons(self.btn, b.make_button_timer)
         self._all_dirty()
         self._prompt()
         try:

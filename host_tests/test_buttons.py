@@ -45,3 +45,47 @@ def test_long_press_is_reported_while_held_and_its_release_ignored():
     b = Buttons([pin], debounce_ms=50, long_ms=800)
     levels = [0] * 900 + [1] * 60
     assert run(b, pin, levels) == [(800, LONG)]
+
+
+def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
+    # The main loop may look only every 40 ms (a long redraw); a 70 ms press then falls
+    # between its samples. Sampled by a 5 ms timer, it is seen and queued.
+    from buttons import SampledButtons
+    pins = [Pin() for _ in range(8)]
+    timers = []
+
+    def make_timer(period, cb):
+        timers.append((period, cb))
+        return "timer"
+    sb = SampledButtons(Buttons(pins, debounce_ms=50), make_timer)
+    (period, tick), = timers
+    assert period == 5 and sb.timer == "timer"
+    loop = Buttons([Pin() for _ in range(8)], debounce_ms=50)
+    got, missed = [], []
+    for ms in range(0, 400, 5):
+        level = 0 if 20 <= ms < 90 else 1           # a 70 ms press of button 3
+        pins[3].level = level
+        loop.pins[3].level = level
+        tick(None)
+        if ms % 40 == 0:                            # the loop's own passes
+            ev = sb.poll()
+            if ev >= 0:
+                got.append(ev)
+            ev = loop.poll(ms)
+            if ev >= 0:
+                missed.append(ev)
+    assert got == [3] and missed == []
+    # the queue holds up to 16 events between two loop passes, oldest first
+    for k in range(20):
+        pins[k % 8].level = 0
+        for _ in range(11):
+            tick(None)
+        pins[k % 8].level = 1
+        tick(None)
+    out = []
+    while True:
+        ev = sb.poll()
+        if ev < 0:
+            break
+        out.append(ev)
+    assert out == [k % 8 for k in range(16)]

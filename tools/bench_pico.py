@@ -85,11 +85,6 @@ def deployed_flash(dest, log=print):
         tmp = cached + ".tmp"
         if os.path.exists(tmp):
             os.remove(tmp)
-        older = sorted((os.path.getmtime(os.path.join(CACHE, n)), n) for n in os.listdir(CACHE)
-                       if n.startswith("deployed-") and n.endswith(".bin"))
-        if older:
-            # deploy copies only the files that changed: start from the last image
-            shutil.copyfile(os.path.join(CACHE, older[-1][1]), tmp)
         p = pico.Pico(tmp)
         try:
             p.boot()
