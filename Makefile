@@ -25,10 +25,11 @@ test: $(STAMP) $(VPICO_STAMP)
 sim: $(STAMP)
 	$(PY) tools/sim.py $(SIM_ARGS)
 
-bench: $(STAMP)
+bench: $(STAMP) $(VPICO_STAMP)
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_hw.py
 	$(PY) tools/bench_app.py
+	$(PY) tools/bench_pico.py
 
 clean:
 	rm -rf out build .pytest_cache

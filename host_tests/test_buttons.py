@@ -57,8 +57,14 @@ def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
     def make_timer(period, cb):
         timers.append((period, cb))
         return "timer"
-    sb = SampledButtons(Buttons(pins, debounce_ms=50), make_timer)
-    (period, tick), = timers
+    clock = [0]
+    sb = SampledButtons(Buttons(pins, debounce_ms=50), make_timer,
+                        ticks=lambda: clock[0], diff=lambda a, b: a - b)
+    (period, sample), = timers
+
+    def tick(t):
+        clock[0] += 5
+        sample(t)
     assert period == 5 and sb.timer == "timer"
     loop = Buttons([Pin() for _ in range(8)], debounce_ms=50)
     got, missed = [], []
@@ -89,3 +95,27 @@ def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
             break
         out.append(ev)
     assert out == [k % 8 for k in range(16)]
+
+
+def test_a_press_across_a_stalled_flash_erase_still_counts():
+    # While the flash erases (45 ms, CPU stalled) the 5 ms samples stop; the next one sees
+    # the time that passed, so a 70 ms press is still a press.
+    from buttons import SampledButtons
+    pins = [Pin() for _ in range(8)]
+    clock = [0]
+    cbs = []
+    sb = SampledButtons(Buttons(pins, debounce_ms=50), lambda p, cb: cbs.append(cb),
+                        ticks=lambda: clock[0], diff=lambda a, b: a - b)
+    sample = cbs[0]
+
+    def at(ms, level):
+        clock[0] = ms
+        pins[2].level = level
+        sample(None)
+    at(5, 1)
+    at(10, 0)           # pressed
+    at(15, 0)           # then the erase: no sample until 60
+    at(60, 0)
+    at(65, 0)
+    at(80, 1)           # released after 70 ms
+    assert sb.poll() == 2 and sb.poll() == -1

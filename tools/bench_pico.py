@@ -82,7 +82,7 @@ def deployed_flash(dest, log=print):
     cached = os.path.join(CACHE, "deployed-%s.bin" % bundle_key())
     if not os.path.exists(cached):
         log("deploying the .mpy bundle to a fresh virtual Pico (once per firmware change)...")
-        tmp = cached + ".tmp"
+        tmp = "%s.%d.tmp" % (cached, os.getpid())
         if os.path.exists(tmp):
             os.remove(tmp)
         p = pico.Pico(tmp)
