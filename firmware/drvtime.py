@@ -31,8 +31,8 @@ def _now_ms():
 
 
 def rebase():
-    """monotonic() counts from now; ticks_ms() goes on (the buttons and the controller's
-    timers compare its values across rebases)."""
+    # Only monotonic()'s origin moves: ticks_ms() keeps counting (the buttons' debounce and
+    # the controller's timers compare its values across the reader's rebases).
     global _base
     if _clock is None:
         _base = _now_ms() if hasattr(time, "ticks_ms") else 0

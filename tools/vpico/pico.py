@@ -96,12 +96,12 @@ class Pico:
         self.flash = flash
         self.world = world
         self.on_serial = on_serial        # callback(bytes) for CDC output (besides TCP)
-        self.on_flash = on_flash          # callback(kind 'e'|'p', offset, count, ns)
+        self.on_flash = on_flash          # callback(kind 'e'|'p', offset, count, ns, at ns)
         self.on_i2c = on_i2c              # callback(addr, 'w'|'r', data, ns) at each STOP
         self.proc = None
         self.ns = 0                       # emulated time, ns since this boot
         self.out = bytearray()            # CDC output not yet taken by read()/expect()
-        self.flash_ops = []               # (kind, offset, count, ns cost, at ns)
+        self.flash_ops = []               # (kind, offset, count, ns cost, start ns)
         self.timers = []                  # [(ns, seq, fn)] host actions at emulated times
         self._seq = 0
         self._txn = None
@@ -222,7 +222,6 @@ class Pico:
             op = line[:1]
             if op == b"o":
                 data = bytes.fromhex(line[2:].decode())
-                self.out += data
                 if self.on_serial:
                     self.on_serial(data)
                 if self._client is not None:
@@ -231,6 +230,8 @@ class Pico:
                     except OSError:
                         self._client.close()
                         self._client = None
+                else:
+                    self.out += data
             elif op == b"a":
                 self._address(line.split())
             elif op in (b"w", b"r"):
@@ -242,11 +243,11 @@ class Pico:
                 self._peek(t, buf)
                 self._reply(buf.hex())
             elif op == b"f":
-                _, kind, offs, count, cost = line.split()
-                rec = (kind.decode(), int(offs), int(count), int(float(cost)), self.ns)
+                _, kind, offs, count, cost, at = line.split()
+                rec = (kind.decode(), int(offs), int(count), int(float(cost)), int(at))
                 self.flash_ops.append(rec)
                 if self.on_flash:
-                    self.on_flash(*rec[:4])
+                    self.on_flash(*rec)
             elif op == b"g":
                 _, pin, level, ns = line.split()
                 if int(pin) == PN532_RESET_PIN:
@@ -415,9 +416,44 @@ class Pico:
         self.expect(b">>> ", timeout_s)
         return out.decode(errors="replace"), err.decode(errors="replace")
 
+    def put_files(self, files, batch=6000):
+        """Write {device path: bytes} onto the Pico's filesystem through the raw REPL, a few
+        KB per exec (faster than mpremote's cp here; deploys go through mpremote)."""
+        code = []
+        size = 0
+        dirs = set()
+        for path in sorted(files):
+            d = path.rsplit("/", 1)[0] if "/" in path else ""
+            parts = []
+            for p in d.split("/") if d else ():
+                parts.append(p)
+                dirs.add("/".join(parts))
+        mk = ["import os"] + ["try:\n    os.mkdir(%r)\nexcept OSError:\n    pass" % d
+                             for d in sorted(dirs)]
+        self._exec_ok("\n".join(mk))
+        for path in sorted(files):
+            data = files[path]
+            for i in range(0, max(1, len(data)), batch):
+                code.append("f = open(%r, %r); f.write(%r); f.close()" % (
+                    path, "wb" if i == 0 else "ab", data[i:i + batch]))
+                size += min(batch, len(data) - i)
+                if size >= batch:
+                    self._exec_ok("\n".join(code))
+                    code = []
+                    size = 0
+        if code:
+            self._exec_ok("\n".join(code))
+
+    def _exec_ok(self, code):
+        out, err = self.exec_raw(code)
+        if err:
+            raise VpicoError("the Pico said: " + err.strip()[-300:])
+        return out
+
     def serve_tcp(self):
-        """Listen on 127.0.0.1 (a free port): one client at a time gets the CDC byte stream.
-        Returns the port; bytes move while run_* runs."""
+        """Listen on 127.0.0.1 (a free port): one client at a time gets the CDC byte stream
+        (while one is connected, read()/expect() see nothing). Returns the port; bytes move
+        while run_* runs."""
         if self._listener is None:
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -438,8 +474,7 @@ class Pico:
             if self._client is not None:
                 self._client.close()
             self._client = c
-            if self.out:
-                c.sendall(bytes(self.out))
+            self.out = bytearray()      # what nobody read before is gone, as on USB
         if self._client is not None and self._client in ready:
             try:
                 data = self._client.recv(65536)

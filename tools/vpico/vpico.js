@@ -10,7 +10,7 @@
 //   bytes from the host) | pin N 0|1 (drive a GPIO input) | irq LEVEL FALL_NS (the PN532
 //   IRQ line now, and when it falls next, -1 = not scheduled) | quit
 // Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | f e|p OFFS
-//   COUNT NS (a flash erase/program, its emulated cost) | d NS IDLE_NS (the run is done;
+//   COUNT NS AT (a flash erase/program, its emulated cost, when it started) | d NS IDLE_NS (the run is done;
 //   IDLE_NS of it the CPU slept in WFI/WFE)
 //   and requests answered at once, while the CPU waits:
 //   a ADDR MODE NS -> "n EXTRA IRQ FALL" or "k EXTRA SYNC IRQ FALL [HEX]" (address phase;
@@ -153,7 +153,7 @@ function flashOp() {
     mcu.flash.fill(0xff, start, end);
     fs.writeSync(flashFd, mcu.flash, start, end - start, start);
     ns = ((end - start) / SECTOR) * ERASE_NS;
-    send('f e ' + start + ' ' + (end - start) + ' ' + ns);
+    send('f e ' + start + ' ' + (end - start) + ' ' + ns + ' ' + nowNs());
   } else {
     // flash_range_program(addr, data, count): NOR programming only clears bits
     const data = r[1] >>> 0;
@@ -161,7 +161,7 @@ function flashOp() {
     for (let i = 0; i < n; i++) mcu.flash[offs + i] &= mcu.readUint8(data + i);
     fs.writeSync(flashFd, mcu.flash, offs, n, offs);
     ns = Math.ceil(n / PAGE) * PROGRAM_NS;
-    send('f p ' + offs + ' ' + n + ' ' + ns);
+    send('f p ' + offs + ' ' + n + ' ' + ns + ' ' + nowNs());
   }
   mcu.core.PC = mcu.core.LR & ~1;  // return to the caller (Thumb bit dropped from PC)
   return ns;

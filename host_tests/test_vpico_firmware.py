@@ -1,0 +1,204 @@
+"""The firmware on the virtual Pico (tools/vpico): deployed once through `make deploy
+PORT=socket://...` (mpremote), then each test boots a copy of that flash."""
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, TOOLS
+from vpico import table as T
+from vpico.pico import Pico, VpicoError, firmware_dir, node_ready
+
+S = T.S
+SEATS = 3
+SEED = 2
+WALL = 900
+UNITTEST = os.path.join(os.path.dirname(ROOT), "shared", "micropython-lib", "python-stdlib",
+                        "unittest", "unittest")
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory):
+    """A flash image with the firmware deployed and settings.txt for a 3-seat table."""
+    try:
+        firmware_dir()
+        node_ready()
+    except VpicoError as e:
+        pytest.fail(str(e))
+    d = tmp_path_factory.mktemp("vpico")
+    flash = str(d / "deployed.bin")
+    pico, free = T.fresh_pico(flash, S.settings_text("table", SEATS))
+    try:
+        out = T.make_deploy(pico, wall_timeout=WALL)
+    finally:
+        pico.power_cut()
+    assert "31 to copy" in out and "soft reset" in out
+    return {"flash": flash, "free_fresh": free}
+
+
+def boot_copy(deployed, tmp_path, name="flash.bin"):
+    path = str(tmp_path / name)
+    shutil.copyfile(deployed["flash"], path)
+    pico = Pico(path)
+    pico.boot()
+    return pico
+
+
+def cpython_ledger(lines):
+    import replay
+    path = os.path.join(ROOT, "out")
+    os.makedirs(path, exist_ok=True)
+    buf = io.StringIO()
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, dir=path) as f:
+        f.write("\n".join(lines) + "\n")
+    try:
+        assert replay.main(["replay.py", f.name], out=buf) == 0
+    finally:
+        os.remove(f.name)
+    return json.loads(buf.getvalue())
+
+
+def test_fresh_pico_heap(deployed):
+    assert 240_000 <= deployed["free_fresh"] <= 241_776
+
+
+def test_session_with_a_power_cut_mid_deal(deployed, tmp_path):
+    head, events = S.script_session("table", SEATS, SEED)
+    n_play = 26
+    cut_at = 14
+    events = events[:n_play]
+    driver = T.driver(head, events, SEED)
+    assert driver.engine_at(cut_at).in_deal()
+    pico = boot_copy(deployed, tmp_path)
+    try:
+        run = T.TableRun(pico, driver)
+        run.power_on()
+        assert run.play(until=lambda: driver.acked >= cut_at, wall_timeout=WALL) is False
+        pico.run_for(0.03)                 # into the next action: reader, journal, displays
+        boot_lines = list(run.serial.lines)
+        pico.power_cut()
+        pico.boot()
+        run.power_on()
+        assert run.play(wall_timeout=WALL)
+        run.halt()
+        assert any(ln.startswith("# resume #%d" % cut_at) or
+                   ln.startswith("# resume #%d" % (cut_at + 1)) for ln in run.serial.lines)
+        journal, err = pico.exec_raw("print(open('journal.txt').read())")
+    finally:
+        pico.close()
+    assert err == ""
+    got = [ln for ln in journal.replace("\r\n", "\n").split("\n") if ln.strip()]
+    assert got == head + events, "the Pico's journal differs from the scripted session"
+    assert cpython_ledger(got) == cpython_ledger(head + events)
+    # the Pico's own heap lines (deterministic): a budget, so a regression fails
+    heap = [ln for ln in boot_lines if ln.startswith("# heap in use after boot")]
+    assert heap, boot_lines[-10:]
+    free_after_boot = int(heap[0].rsplit(" ", 1)[1])
+    assert free_after_boot >= 100_000, heap[0]
+    lat = sorted(T.card_latencies(run, events))
+    # emulated, so deterministic: 445 ms at the 95th percentile when this was written
+    assert lat and T.percentile(lat, 0.95) < 500, lat
+
+
+def test_scenarios_replay_byte_for_byte(deployed, tmp_path):
+    sc = os.path.join(ROOT, "host_tests", "scenarios")
+    files = []
+    for preset in sorted(os.listdir(sc)):
+        for n in sorted(os.listdir(os.path.join(sc, preset))):
+            if n.endswith(".txt") and os.path.exists(os.path.join(sc, preset, n + ".json")):
+                files.append((preset, n))
+    assert len(files) > 100
+    pico = boot_copy(deployed, tmp_path)
+    try:
+        pico.write(b"\r\x03\x03")          # stop main.py: the REPL
+        pico.run_for(0.3)
+        put = {"replay.py": open(os.path.join(TOOLS, "replay.py"), "rb").read()}
+        for i, (preset, n) in enumerate(files):
+            with open(os.path.join(sc, preset, n), "rb") as f:
+                put["sc/%d.txt" % i] = f.read()
+        pico.put_files(put)
+        outputs = []
+        batch = 40
+        for start in range(0, len(files), batch):
+            code = ("import sys, gc\nimport replay\n"
+                    "for i in range(%d, %d):\n"
+                    "    print('@@', i)\n"
+                    "    replay.main(['replay.py', 'sc/%%d.txt' %% i])\n"
+                    "    gc.collect()\n" % (start, min(len(files), start + batch)))
+            out, err = pico.exec_raw(code, timeout_s=600)
+            assert err == "", err[-500:]
+            outputs.append(out)
+    finally:
+        pico.close()
+    text = "".join(outputs).replace("\r\n", "\n")
+    parts = text.split("@@ ")[1:]
+    assert len(parts) == len(files)
+    bad = []
+    for part, (preset, n) in zip(parts, files):
+        _, _, doc = part.partition("\n")
+        with open(os.path.join(sc, preset, n + ".json")) as f:
+            if doc != f.read():
+                bad.append("%s/%s" % (preset, n))
+    assert not bad, "differ on the rp2 port: %s" % bad
+
+
+def test_tags_write_and_check_with_tags_py(deployed, tmp_path):
+    from boards.simdev import ntag213
+    pico = boot_copy(deployed, tmp_path)
+    placed = []
+    pile = [ntag213.blank_tag(n=100 + i) for i in range(3)]
+    lines = T.SerialLines(lambda t: None)
+
+    def operator(text):
+        w = pico.world
+        if text.startswith("tags: place") and not w.pn532.field:
+            tag = pile[len(placed) % len(pile)]
+            placed.append(tag)
+            pico.deal(tag)
+        elif text.startswith(("tags: ok", "tags: same", "tags: card", "tags: refused")):
+            for tag in list(w.pn532.field):
+                pico.at(pico.emulated_now() + 0.05, lambda tag=tag: pico.remove(tag))
+    lines.on_line = operator
+    try:
+        pico.on_serial = lines.feed
+        pico.run_for(3)                    # boot: the table waits for its cut
+        port = pico.serve_tcp()
+        for args in (["write", "--from", "AS", "--count", "3"], ["check", "--count", "3"]):
+            cmd = [sys.executable, os.path.join(TOOLS, "tags.py")] + args + [
+                "--port", "socket://127.0.0.1:%d" % port]
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            pico.serve_while(lambda: proc.poll() is None, wall_timeout=WALL)
+            out = proc.communicate()[0].decode()
+            # check exits 1 while cards of the deck are missing (49 here)
+            assert proc.returncode == (0 if args[0] == "write" else 1), out
+    finally:
+        pico.close()
+    said = lines.lines
+    assert any(ln.startswith("tags: summary write ok=3") for ln in said), said[-20:]
+    assert any(ln.startswith("tags: summary check present=3 duplicate=0") for ln in said)
+    for card in ("AS", "2S", "3S"):
+        assert any(ln.startswith("tags: card") and " %s " % card in ln for ln in said), card
+
+
+def test_device_unittest_module(deployed, tmp_path):
+    assert os.path.isdir(UNITTEST), "micropython-lib's unittest is expected at " + UNITTEST
+    pico = boot_copy(deployed, tmp_path)
+    try:
+        pico.run_for(0.5)
+        with open(os.path.join(UNITTEST, "__init__.py"), "rb") as f:
+            ut = f.read()
+        with open(os.path.join(ROOT, "host_tests", "mp", "vpico_device_tests.py"), "rb") as f:
+            mod = f.read()
+        T.mpremote(pico, "fs", "mkdir", ":lib/unittest", wall_timeout=WALL)
+        pico.put_files({"lib/unittest/__init__.py": ut, "vpico_device_tests.py": mod})
+        out, err = pico.exec_raw("import unittest\nunittest.main('vpico_device_tests')",
+                                 timeout_s=120)
+    finally:
+        pico.close()
+    text = out + err
+    assert "Ran 9 tests" in text and "OK" in text.split("Ran 9 tests")[1], text[-1500:]

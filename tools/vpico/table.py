@@ -1,0 +1,240 @@
+"""The shoe's firmware on the virtual Pico: deploy it the way a user does (`make deploy
+PORT=socket://...`, mpremote over the emulated USB serial line), then let the scripted
+players of tools/simtable.py play through the buttons, the reader and the serial line.
+
+Used by tools/vpico/session.py (`make vpico`) and host_tests/test_vpico_*.py.
+"""
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+for _p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+import simtable as S  # noqa: E402
+from vpico.pico import Pico, VpicoError  # noqa: E402
+
+PROMPT = b">>> "
+
+
+def mpremote(pico, *args, wall_timeout=600):
+    """Run `mpremote connect socket://127.0.0.1:PORT ARGS...` against the virtual Pico
+    (kept running meanwhile). Returns its output; VpicoError if it fails."""
+    port = pico.serve_tcp()
+    cmd = [sys.executable, "-m", "mpremote", "connect", "socket://127.0.0.1:%d" % port]
+    return _served(pico, cmd + list(args), wall_timeout)
+
+
+def make_deploy(pico, wall_timeout=900):
+    """`make deploy PORT=socket://127.0.0.1:PORT`: the real deploy path (tools/deploy.py:
+    mpy-cross bundle, mpremote copy, soft reset). Returns its output."""
+    port = pico.serve_tcp()
+    cmd = ["make", "--no-print-directory", "-C", ROOT, "deploy",
+           "PORT=socket://127.0.0.1:%d" % port]
+    return _served(pico, cmd, wall_timeout)
+
+
+def _served(pico, cmd, wall_timeout):
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        pico.serve_while(lambda: proc.poll() is None, wall_timeout=wall_timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        out = proc.communicate()[0].decode(errors="replace")
+    if proc.returncode:
+        raise VpicoError("%s failed (status %d):\n%s" % (" ".join(cmd[:6]), proc.returncode,
+                                                        out[-2000:]))
+    return out
+
+
+def fresh_pico(flash, settings=None):
+    """A Pico with a new flash (the UF2 just copied to it), at the prompt; settings.txt
+    written when given. Returns (pico, gc.mem_free() at the fresh prompt)."""
+    if os.path.exists(flash):
+        os.remove(flash)
+    pico = Pico(flash)
+    pico.boot()
+    pico.write(b"\r")
+    pico.expect(PROMPT, 5)
+    code = "import gc; gc.collect(); print(gc.mem_free())\n"
+    if settings is not None:
+        code += "f = open('settings.txt', 'w'); f.write(%r); f.close()\n" % settings
+    out, err = pico.exec_raw(code)
+    if err:
+        raise VpicoError("the fresh Pico said: " + err)
+    return pico, int(out.split()[0])
+
+
+# A press the Pico sees: its loop pass (reader poll, buttons, serial, one display) takes
+# 4-75 ms of the rp2's own CPU and bus time, and a level must be stable for 50 ms
+# (debounce) between two passes, so simtable's 70 ms presses (tuned on the unix VM, where
+# the CPU costs no simulated time) are sometimes missed. People press for 100-200 ms.
+HOLD_MS = 150
+
+
+def driver(head, events, seed):
+    """simtable's scripted players, pressing buttons for HOLD_MS."""
+    return S.Driver(head, events, seed=seed, hold_ms=HOLD_MS)
+
+
+class SerialLines:
+    """CDC output cut into lines for the Driver (and a log)."""
+
+    def __init__(self, on_line):
+        self.on_line = on_line
+        self.part = b""
+        self.lines = []
+        self.log = None              # a text file to copy every line to
+
+    def feed(self, data):
+        self.part += data
+        while b"\n" in self.part:
+            line, self.part = self.part.split(b"\n", 1)
+            text = line.decode(errors="replace").rstrip("\r")
+            self.lines.append(text)
+            if self.log is not None:
+                self.log.write("%s\n" % text)
+                self.log.flush()
+            self.on_line(text)
+
+
+class TableRun:
+    """Power the deployed Pico on and let a simtable.Driver play; collects what the Pico
+    and the emulated clock say. `boot_s` is power-on to the first prompt line."""
+
+    def __init__(self, pico, driver, screens=None, on_progress=None, on_frame=None):
+        self.pico = pico
+        self.driver = driver
+        self.screens = screens
+        self.on_progress = on_progress
+        self.on_frame = on_frame
+        self.serial = None
+        self.first_prompt_ns = None
+        self.display_writes = {}     # display index -> [emulated ms of each data write]
+        self.flash_by_event = {}     # events acknowledged -> [(kind, ns cost, start ns)]
+        self.t_wall = 0.0
+        self.action_at = {}          # event index -> emulated ms its action started
+        self.on_action = None
+
+    def power_on(self):
+        p = self.pico
+        if p.proc is None:
+            p.boot()
+        w = p.world
+        self.serial = SerialLines(self._line)
+        p.on_serial = self.serial.feed
+        p.on_flash = self._flash
+        self.driver.attach(w, lambda line: p.write(line + "\n"))
+        self.driver.on_action = self._action
+        if self.screens:
+            self.screens.reset()
+        self.first_prompt_ns = None
+        for i, disp in enumerate(w.displays):
+            writes = self.display_writes.setdefault(i, [])
+
+            def wrap(bus, data, orig=disp.write, writes=writes, clock=w.clock):
+                orig(bus, data)
+                if data and data[0] == 0x40:
+                    writes.append(clock.ms())
+            disp.write = wrap
+
+    def _action(self, k):
+        self.action_at[k] = self.pico.world.clock.ms()
+        if self.on_action:
+            self.on_action(k)
+
+    def _line(self, text):
+        if self.first_prompt_ns is None and text.startswith("> "):
+            self.first_prompt_ns = self.pico.ns
+        self.driver.on_output(text)
+
+    def _flash(self, kind, offs, count, cost, start_ns):
+        self.flash_by_event.setdefault(self.driver.acked, []).append((kind, cost, start_ns))
+
+    def play(self, until=None, wall_timeout=3600, max_emulated_s=3600):
+        """Run until the driver is done (or until() is true). True when it finished."""
+        p = self.pico
+        d = self.driver
+        t0 = time.monotonic()
+        last = -1
+        while not d.done:
+            if until is not None and until():
+                return False
+            p.run_for(0.001)
+            now = p.world.clock.ms()
+            d.poll(now)
+            if self.screens and self.screens.watch(p.world) and self.on_frame:
+                self.on_frame()
+            if self.on_progress and d.acked != last:
+                last = d.acked
+                self.on_progress(d.acked)
+            if time.monotonic() - t0 > wall_timeout or p.emulated_now() > max_emulated_s:
+                raise VpicoError("the session did not finish in time (event %d of %d)"
+                                 % (d.acked, len(d.events)))
+        self.t_wall += time.monotonic() - t0
+        return True
+
+    def halt(self, wall_timeout=600):
+        """'halt' on the serial line: the firmware closes the journal, prints its heap
+        lines and main.py returns to the REPL."""
+        p = self.pico
+        p.write("halt\n")
+        p.run_until(p.emulated_now() + 10, lambda: any(
+            ln.startswith("# heap in use after gc") for ln in self.serial.lines),
+            wall_timeout=wall_timeout)
+        p.run_for(0.2)
+
+
+def mem_info(pico):
+    """micropython.mem_info() at the REPL: {'total', 'used', 'free', 'max_free_block'}
+    in bytes (blocks are 16 bytes on the rp2 port)."""
+    out, err = pico.exec_raw("import micropython; micropython.mem_info()")
+    info = {}
+    for part in out.replace("\r\n", ",").split(","):
+        if ":" in part:
+            k, _, v = part.rpartition(":")
+            k = k.strip()
+            try:
+                info[k] = int(v.strip())
+            except ValueError:
+                pass
+    return {"total": info.get("GC total"), "used": info.get("used"), "free": info.get("free"),
+            "max_free_block": info.get("max free sz", 0) * 16, "raw": out}
+
+
+def percentile(sorted_values, q):
+    if not sorted_values:
+        return 0.0
+    k = min(len(sorted_values) - 1, int(round(q * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+def card_latencies(run, events):
+    """Per dealt player's card: emulated ms from its tag entering the field to the last
+    data byte written to its seat's display before the next action started."""
+    import engine as E
+    d = run.driver
+    out = []
+    for k, line in enumerate(events):
+        if not line.startswith("card") or k not in d.put_at:
+            continue
+        e = d.engine_at(k)
+        slot = e.expected_card_slot()
+        seat = -1
+        if slot > 0:
+            seat = e.hand_seat(slot)
+        elif slot == -1 and e.phase == E.PH_IDLE:
+            seat = e.banker % e.seats + 1
+        if seat <= 0:
+            continue
+        t0 = d.put_at[k]
+        end = run.action_at.get(k + 1, float("inf"))
+        writes = [t for t in run.display_writes.get(seat - 1, ()) if t0 <= t <= end]
+        if writes:
+            out.append(max(writes) - t0)
+    return out
