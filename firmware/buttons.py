@@ -74,21 +74,29 @@ class SampledButtons:
         self.q = bytearray(16)
         self.head = 0                        # written by poll() only
         self.tail = 0                        # written by the timer only: no lost update
+        self.interrupted = False
         self._cb = self._sample              # one bound method, made once
         self.timer = make_timer(period_ms, self._cb)
 
     def _sample(self, _timer):
         # the elapsed time, not the sample count: while the flash erases (45 ms, the CPU
         # stalled) ticks are dropped, and a press must still last what it lasted
-        t = self.ticks()
-        self.ms += self.diff(t, self.last)
-        self.last = t
-        ev = self.b.poll(self.ms)
-        if ev >= 0 and (self.tail - self.head) & 31 < 16:
-            self.q[self.tail & 15] = ev
-            self.tail = (self.tail + 1) & 31
+        try:
+            t = self.ticks()
+            self.ms += self.diff(t, self.last)
+            self.last = t
+            ev = self.b.poll(self.ms)
+            if ev >= 0 and (self.tail - self.head) & 31 < 16:
+                self.q[self.tail & 15] = ev
+                self.tail = (self.tail + 1) & 31
+        except KeyboardInterrupt:
+            # ctrl-C on the serial line landed in this callback: hand it to the main loop
+            self.interrupted = True
 
     def poll(self, now=0):
+        if self.interrupted:
+            self.interrupted = False
+            raise KeyboardInterrupt
         if self.head == self.tail:
             return -1
         ev = self.q[self.head & 15]

@@ -119,3 +119,19 @@ def test_a_press_across_a_stalled_flash_erase_still_counts():
     at(65, 0)
     at(80, 1)           # released after 70 ms
     assert sb.poll() == 2 and sb.poll() == -1
+
+
+def test_ctrl_c_landing_in_the_sampler_reaches_the_main_loop():
+    import pytest
+    from buttons import SampledButtons
+    cbs = []
+
+    def ticks():
+        raise KeyboardInterrupt
+    sb = SampledButtons(Buttons([Pin()]), lambda p, cb: cbs.append(cb),
+                        ticks=lambda: 0, diff=lambda a, b: a - b)
+    sb.ticks = ticks
+    cbs[0](None)                       # swallowed by the callback...
+    with pytest.raises(KeyboardInterrupt):
+        sb.poll()                      # ...and raised where main.py can stop the table
+    assert sb.poll() == -1

@@ -85,20 +85,16 @@ def deployed_flash(dest, log=print):
         tmp = "%s.%d.tmp" % (cached, os.getpid())
         if os.path.exists(tmp):
             os.remove(tmp)
-        p = pico.Pico(tmp)
+        from vpico import table
+        p = None
         try:
-            p.boot()
-            p.run_for(0.3)
-            port = p.serve_tcp()
-            proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "deploy.py"),
-                                     "--port", "socket://127.0.0.1:%d" % port],
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            p.serve_while(lambda: proc.poll() is None, wall_timeout=900)
-            out = proc.stdout.read().decode(errors="replace")
-            if proc.returncode != 0:
-                raise BenchError("tools/deploy.py failed on the virtual Pico:\n" + out[-2000:])
+            p, _ = table.fresh_pico(tmp)
+            table.make_deploy(p)                   # `make deploy PORT=socket://...`
+        except pico.VpicoError as x:
+            raise BenchError("deploying to the virtual Pico failed: %s" % x)
         finally:
-            p.close()
+            if p is not None:
+                p.close()
         os.replace(tmp, cached)
     shutil.copyfile(cached, dest)
     return dest
