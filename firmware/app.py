@@ -920,6 +920,10 @@ class Table:
                 drvtime.sleep(0.001)
         while self.redraw_one():
             pass
+        try:
+            self.journal.fold()          # a clean stop leaves the whole journal in journal.txt
+        except OSError:
+            pass                         # the tail still holds the lines: nothing is lost
         self.journal.close()
         self._heap()
         self.say("# loops %d, lowest free heap seen %d" % (self.loops, self.min_free))

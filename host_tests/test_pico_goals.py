@@ -14,7 +14,7 @@ import bench_pico as B
 @pytest.fixture(scope="module")
 def measured():
     try:
-        return B.measure(seats=3, deals=1, sessions=1, log=lambda *a: None)
+        return B.measure(seats=8, deals=1, sessions=1, log=lambda *a: None)
     except Exception as x:  # noqa: BLE001 - the message says what is missing
         from vpico import pico
         if isinstance(x, pico.VpicoError):
@@ -61,6 +61,13 @@ def test_boot_with_a_whole_deal_replayed(measured):
 def test_heap(measured):
     assert 0 < measured["heap_peak"] <= PICO_HEAP_PEAK, measured["heap_peak"]
     assert measured["block"] >= PICO_BLOCK, measured["block"]
+
+
+def test_the_scripted_session_was_played_to_its_end(measured):
+    # every scripted event acknowledged (a refusal seen on the way is reported by
+    # tools/bench_pico.py; the players then repeat the action)
+    assert measured["events"] >= 30
+    assert len(measured["refusals"]) <= 2, measured["refusals"]
 
 
 def test_a_session_on_the_pico_kept_its_ledger(measured):

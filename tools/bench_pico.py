@@ -410,7 +410,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
         set_files(run, {"settings.txt": S.settings_text("table", seats)})
         run = OnPico(flash)
         p = run.boot()
-        cards, nevents, heads = [], 0, []
+        cards, nevents, heads, refusals = [], 0, [], []
         flash0 = len(p.flash_ops)
         for k in range(sessions):
             head, events = S.script_session("table", seats, seed + k, deals=deals)
@@ -420,8 +420,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
                 run.send("new")
             run.play(d)
             run.run(lambda r: d.done)
-            if d.errors:
-                raise BenchError("refusals in session %d: %s" % (k + 1, d.errors[:3]))
+            refusals += d.errors
             cards += card_latencies(run, d, events)
             nevents += len(events)
             log("session %d: %d events, emulated %.1f s, wall %.0f s" % (
@@ -459,7 +458,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
             "programs": sum(o[2] for o in ops if o[0] == "p") // 256,
             "flash_ns": sum(o[3] for o in ops),
             "emulated_s": p.emulated_now(), "wall_s": time.monotonic() - t_wall,
-            "lines": run.lines,
+            "lines": run.lines, "refusals": refusals,
         }
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -533,6 +532,9 @@ def run_bench(a):
           "time per event)" % (r["erases"], r["programs"], r["events"],
                                r["flash_ns"] / 1e6 / max(1, r["events"])))
     print("emulated %.0f s in %.0f s of wall time" % (r["emulated_s"], r["wall_s"]))
+    if r["refusals"]:
+        print("refusals seen by the scripted players (the session went on): %s"
+              % r["refusals"][:5])
     return 1 if (a.check and not ok) else 0
 
 
