@@ -31,7 +31,7 @@ play: $(STAMP)
 	$(PY) tools/play.py $(PLAY_ARGS)
 
 # Every figure in README.md comes from this output (each README table names its command).
-bench: $(STAMP)
+bench: $(STAMP) $(VPICO_STAMP)
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_hw.py
 	$(PY) tools/bench_app.py
@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(PY) tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic --seed 1 --packs 8
 	$(PY) tools/bench_reader.py
 	$(PY) tools/bench_load.py
+	$(PY) tools/bench_pico.py
 
 clean:
 	rm -rf out build .pytest_cache

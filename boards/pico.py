@@ -71,3 +71,9 @@ def make_serial():
     """Lines typed on the USB serial port (sys.stdin, polled without blocking)."""
     from serial_lines import StdinLines
     return StdinLines()
+
+
+def make_button_timer(period_ms, callback):
+    """A periodic timer (soft IRQ) sampling the buttons, independent of the main loop."""
+    from machine import Timer
+    return Timer(period=period_ms, mode=Timer.PERIODIC, callback=callback)

@@ -51,6 +51,27 @@ def _one_page():
     return True
 
 
+class _Settings:
+    """What the table keeps of settings.txt: the parser (settings.py) leaves the heap."""
+
+    def __init__(self, st):
+        for k, v in st.__dict__.items():     # every value, the Pico W's network ones too
+            setattr(self, k, v)
+        self.header = st.header_lines()
+
+    def header_lines(self):
+        return self.header
+
+
+def _settings(path):
+    """settings.txt at `path` (None: the defaults), loaded by a module that is then let go."""
+    import settings as S
+    st = _Settings(S.load(path) if path else S.Settings())
+    del S
+    sys.modules.pop("settings", None)
+    return st
+
+
 class Table:
     def __init__(self, board, root="", out=None, lines=None):
         self.board = board
@@ -80,6 +101,9 @@ class Table:
         self.tm = None                   # tag mode (tagmode.TagMode), made on first use
         self.tm_busy = False
         self.web = None                  # web.Web on a board with a network (web.py)
+        self.fold_wait = False           # a fold failed (flash full): wait for an event
+        self.collect = False             # something happened since the last collection
+        self.max_alloc = 0               # heap in use after a collection, at its highest
 
     # ------------------------------------------------------------------ output
     def say(self, text):
@@ -90,9 +114,7 @@ class Table:
 
     # ------------------------------------------------------------------ boot
     def boot(self):
-        import settings as S
-        st = S.load(self.root + "settings.txt")
-        self.settings = st
+        st = self.settings = _settings(self.root + "settings.txt")
         self.pages = st.height // 8
         b = self.board
         self.disp = b.make_displays(9, 64 if st.error else st.height)   # big buffers first
@@ -126,6 +148,9 @@ class Table:
         self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                     timeout_ms=st.timeout_ms)
         self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms)
+        if hasattr(b, "make_button_timer"):
+            from buttons import SampledButtons
+            self.btn = SampledButtons(self.btn, b.make_button_timer)
         self._all_dirty()
         self._prompt()
         try:
@@ -234,11 +259,10 @@ class Table:
             if ev == E.EV_CARD:
                 why = why.replace(card_name(card), "that card")
             return why
-        try:
-            self.journal.append(event_text(ev, seat, amount, card))
-        except OSError as x:
+        why = self._journal_append(event_text(ev, seat, amount, card))
+        if why is not None:
             self._replay()              # the event never happened
-            return "the journal could not be written (%s): event not taken" % x
+            return why
         self.nev += 1
         if self.web is not None:
             self.web.on_event(ev, slot, up, card)
@@ -264,6 +288,34 @@ class Table:
         if e.finished():
             self._session_over()
         return None
+
+    def _journal_append(self, line):
+        """Journal one event line; a full flash gives up the oldest hand history first."""
+        j = self.journal
+        while True:
+            try:
+                j.append(line)
+                self.fold_wait = False
+                return None
+            except OSError as x:
+                why = "the journal could not be written (%s): event not taken" % x
+            try:
+                gone = j.prune_oldest()
+            except OSError:
+                gone = None
+            if gone is None:
+                return why
+            self.say("# flash full: removed the oldest hand history %s" % gone)
+
+    def _make_room(self):
+        """After a session is kept: remove the oldest history files while the flash is low."""
+        try:
+            gone = self.journal.make_room()
+        except OSError as x:
+            self.say("! could not make room on the flash: %s" % x)
+            return
+        for path in gone:
+            self.say("# flash nearly full: removed the oldest hand history %s" % path)
 
     def _card_seat(self, slot):
         e = self.e
@@ -317,6 +369,7 @@ class Table:
             self.ui.history = self.journal.archive()
         except OSError as x:
             self.say("! could not keep the hand history: %s" % x)
+        self._make_room()
         parts = []
         for s in range(1, e.seats + 1):
             parts.append("%d %s" % (s, V.signed(e.balance(s))))
@@ -488,6 +541,9 @@ class Table:
                 self.hashes[i] = 0       # the banker's display showed the tag mode
             self.reader.ignore_field()   # the last tag may still lie on the reader
             self._all_dirty()
+            self.tm = None               # its code leaves the heap until the next use
+            sys.modules.pop("tagmode", None)
+            self.collect = True
         return True
 
     def _button_index(self, words):
@@ -523,8 +579,7 @@ class Table:
         return None
 
     def _use_defaults(self):
-        import settings as S
-        self.settings = S.Settings()
+        self.settings = _settings(None)
         self.ui.fatal = ""
         self._new_session()
         self.dirty |= 0xFF               # clear the stop message on displays now unused too
@@ -1055,12 +1110,43 @@ class Table:
         if self.ui.msg and now - self.msg_at > MSG_MS:
             self.ui.msg = ""
             self._all_dirty()
+        if busy:
+            self.collect = True
         if self.redraw_one():
             busy = True
+        elif not (busy or self.dirty or self.tm_busy):
+            self._idle()
         self.loops += 1
         if self.loops & 255 == 0:
             self._heap()
         return busy
+
+    def _idle(self):
+        """Nothing else to do in this pass: housekeeping that must not delay a card."""
+        e = self.e
+        if self.journal.nbody and not self.fold_wait and e is not None and not e.in_deal():
+            self._fold()                 # between deals: the tail goes into journal.txt
+        elif self.collect:
+            # one collection after each burst of activity, while the table waits: the
+            # garbage of the last events goes now rather than in the middle of a card
+            self.collect = False
+            try:
+                import gc
+                gc.mem_alloc           # MicroPython only: CPython's gc is not this one
+            except (ImportError, AttributeError):
+                return
+            gc.collect()
+            a = gc.mem_alloc()
+            if a > self.max_alloc:
+                self.max_alloc = a
+            self._heap()
+
+    def _fold(self):
+        try:
+            self.journal.fold()
+        except OSError as x:             # the tail stays valid; tried again after an event
+            self.fold_wait = True
+            self.say("! journal: could not fold the tail (%s)" % x)
 
     def _heap(self):
         try:
@@ -1083,9 +1169,15 @@ class Table:
                 self.reader.wait(0.001)      # wakes early when the PN532 has a frame ready
         while self.redraw_one():
             pass
+        try:
+            self.journal.fold()          # a clean stop leaves the whole journal in journal.txt
+        except OSError:
+            pass                         # the tail still holds the lines: nothing is lost
         self.journal.close()
         self._heap()
         self.say("# loops %d, lowest free heap seen %d" % (self.loops, self.min_free))
+        if self.max_alloc:
+            self.say("# heap in use at its highest after a collection %d" % self.max_alloc)
         try:
             import gc
             gc.collect()

@@ -193,8 +193,10 @@ class Bench:
         return self.world.displays[i].text_rows(__import__("font5x7").FONT)[0]
 
     def journal(self):
-        with open(self.flash + "journal.txt") as f:
-            return f.read()
+        text = self.S.journal_text(self.flash)
+        if text is None:
+            raise FileNotFoundError(self.flash + "journal.txt")
+        return text.decode()
 
 
 def _driver_base():

@@ -33,30 +33,49 @@ def recorded(tmp_path_factory):
     def on_output(line):
         inner(line)
         if S.ACK.match(line):
-            with open(os.path.join(flash, "journal.txt"), "rb") as f:
-                snaps[d.acked] = f.read()
+            snaps[d.acked] = flash_files(flash)
     d.on_output = on_output
     r = S.InProcess(flash, d)
     r.boot()
     r.run()
     assert d.done and d.errors == []
-    return head, events, settings, snaps, S.ledger(os.path.join(flash, "journal.txt"))
+    return head, events, settings, snaps, journal_ledger(flash)
 
 
-def resume(tmp_path, head, events, settings, journal):
+def flash_files(flash):
+    """The journal's files as the power cut leaves them: journal.txt and its tail."""
+    out = {}
+    for name in ("journal.txt", "jtail/lines.txt"):
+        path = os.path.join(flash, name)
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                out[name] = f.read()
+    return out
+
+
+def journal_ledger(flash):
+    path = os.path.join(flash, "whole-journal.txt")
+    with open(path, "wb") as f:
+        f.write(S.journal_text(flash))
+    return S.ledger(path)
+
+
+def resume(tmp_path, head, events, settings, files):
     flash = str(tmp_path / "cut")
     S.fresh_flash(flash, settings)
-    with open(os.path.join(flash, "journal.txt"), "wb") as f:
-        f.write(journal)
+    for name, data in files.items():
+        os.makedirs(os.path.dirname(os.path.join(flash, name)), exist_ok=True)
+        with open(os.path.join(flash, name), "wb") as f:
+            f.write(data)
     d = S.Driver(head, events, seed=3)
     r = S.InProcess(flash, d)
     t = r.boot()
     booted = (t.nev, engine_state(t.e), list(d.output))
     r.run()
     assert d.done and d.acked == len(events)
-    with open(os.path.join(flash, "journal.txt")) as f:
-        assert [ln.rstrip("\n") for ln in f][len(head):] == events
-    return booted, S.ledger(os.path.join(flash, "journal.txt")), d
+    lines = S.journal_text(flash).decode().splitlines()
+    assert lines[len(head):] == events
+    return booted, journal_ledger(flash), d
 
 
 def test_recorded_session_is_interesting(recorded):
@@ -81,7 +100,9 @@ def test_power_cut_after_every_event_cpython(recorded, tmp_path):
 def test_torn_line_after_every_third_event_cpython(recorded, tmp_path):
     head, events, settings, snaps, led = recorded
     for k in range(0, len(events), 3):
-        torn = snaps[k] + events[k][: max(1, len(events[k]) // 2)].encode()
+        torn = dict(snaps[k])
+        last = "jtail/lines.txt" if "jtail/lines.txt" in torn else "journal.txt"
+        torn[last] += events[k][: max(1, len(events[k]) // 2)].encode()
         (nev, state, out), got, d = resume(tmp_path, head, events, settings, torn)
         assert nev == k
         assert any(x.startswith("# journal: torn last line") for x in out), out

@@ -480,8 +480,12 @@ class LiveTable:
         if path is None:
             lines = list(self.session_head)       # a new session, no event yet
         else:
-            with open(path) as f:
-                lines = [ln for ln in f.read().splitlines() if strip(ln)]
+            if path.endswith("journal.txt"):
+                text = S.journal_text(self.flash).decode()   # journal.txt and its tail
+            else:
+                with open(path) as f:
+                    text = f.read()
+            lines = [ln for ln in text.splitlines() if strip(ln)]
         if lines[:len(self.jlines)] != self.jlines or self.engine is None:
             head = [ln for ln in lines if strip(ln)[0] in HEADER_WORDS]
             try:

@@ -509,6 +509,24 @@ def ledger(path):
     return json.loads(buf.getvalue())
 
 
+def journal_text(flash):
+    """The journal as the firmware reads it: journal.txt, then the lines of the tail file
+    jtail/lines.txt when it continues journal.txt (firmware/journal.py)."""
+    try:
+        with open(os.path.join(flash, "journal.txt"), "rb") as f:
+            main = f.read()
+    except FileNotFoundError:
+        return None
+    try:
+        with open(os.path.join(flash, "jtail", "lines.txt"), "rb") as f:
+            head, _, body = f.read().partition(b"\n")
+    except FileNotFoundError:
+        return main
+    if head == b"@%d" % len(main):
+        return main + body
+    return main
+
+
 def history_files(flash):
     h = os.path.join(flash, "history")
     if not os.path.isdir(h):

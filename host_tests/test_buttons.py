@@ -1,0 +1,137 @@
+"""firmware/buttons.py: a press counts after debounce_ms of low level and is reported at
+the first high reading after it (no second debounce before the answer); bounces never
+make a press."""
+from buttons import LONG, Buttons
+
+
+class Pin:
+    def __init__(self):
+        self.level = 1
+
+    def value(self):
+        return self.level
+
+
+def run(b, pin, levels, start=0):
+    """levels: one level per ms; returns [(ms, event)] for every event reported."""
+    out = []
+    for k, level in enumerate(levels):
+        pin.level = level
+        ev = b.poll(start + k)
+        if ev >= 0:
+            out.append((start + k, ev))
+    return out
+
+
+def test_short_press_is_reported_at_the_release():
+    pins = [Pin(), Pin()]
+    b = Buttons(pins, debounce_ms=50, long_ms=800)
+    levels = [1] * 5 + [0] * 70 + [1] * 60
+    assert run(b, pins[1], levels) == [(75, 1)]            # the first high reading
+
+
+def test_bounces_never_make_a_press():
+    pin = Pin()
+    b = Buttons([pin], debounce_ms=50)
+    levels = ([0] * 20 + [1] * 20) * 5 + [1] * 60          # 20 ms glitches
+    assert run(b, pin, levels) == []
+    # a real press followed by release bounces: exactly one press
+    levels = [0] * 60 + [1, 0, 0, 1, 0, 1] + [1] * 100
+    assert run(b, pin, levels, start=1000) == [(1060, 0)]
+
+
+def test_long_press_is_reported_while_held_and_its_release_ignored():
+    pin = Pin()
+    b = Buttons([pin], debounce_ms=50, long_ms=800)
+    levels = [0] * 900 + [1] * 60
+    assert run(b, pin, levels) == [(800, LONG)]
+
+
+def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
+    # The main loop may look only every 40 ms (a long redraw); a 70 ms press then falls
+    # between its samples. Sampled by a 5 ms timer, it is seen and queued.
+    from buttons import SampledButtons
+    pins = [Pin() for _ in range(8)]
+    timers = []
+
+    def make_timer(period, cb):
+        timers.append((period, cb))
+        return "timer"
+    clock = [0]
+    sb = SampledButtons(Buttons(pins, debounce_ms=50), make_timer,
+                        ticks=lambda: clock[0], diff=lambda a, b: a - b)
+    (period, sample), = timers
+
+    def tick(t):
+        clock[0] += 5
+        sample(t)
+    assert period == 5 and sb.timer == "timer"
+    loop = Buttons([Pin() for _ in range(8)], debounce_ms=50)
+    got, missed = [], []
+    for ms in range(0, 400, 5):
+        level = 0 if 20 <= ms < 90 else 1           # a 70 ms press of button 3
+        pins[3].level = level
+        loop.pins[3].level = level
+        tick(None)
+        if ms % 40 == 0:                            # the loop's own passes
+            ev = sb.poll()
+            if ev >= 0:
+                got.append(ev)
+            ev = loop.poll(ms)
+            if ev >= 0:
+                missed.append(ev)
+    assert got == [3] and missed == []
+    # the queue holds up to 16 events between two loop passes, oldest first
+    for k in range(20):
+        pins[k % 8].level = 0
+        for _ in range(11):
+            tick(None)
+        pins[k % 8].level = 1
+        tick(None)
+    out = []
+    while True:
+        ev = sb.poll()
+        if ev < 0:
+            break
+        out.append(ev)
+    assert out == [k % 8 for k in range(16)]
+
+
+def test_a_press_across_a_stalled_flash_erase_still_counts():
+    # While the flash erases (45 ms, CPU stalled) the 5 ms samples stop; the next one sees
+    # the time that passed, so a 70 ms press is still a press.
+    from buttons import SampledButtons
+    pins = [Pin() for _ in range(8)]
+    clock = [0]
+    cbs = []
+    sb = SampledButtons(Buttons(pins, debounce_ms=50), lambda p, cb: cbs.append(cb),
+                        ticks=lambda: clock[0], diff=lambda a, b: a - b)
+    sample = cbs[0]
+
+    def at(ms, level):
+        clock[0] = ms
+        pins[2].level = level
+        sample(None)
+    at(5, 1)
+    at(10, 0)           # pressed
+    at(15, 0)           # then the erase: no sample until 60
+    at(60, 0)
+    at(65, 0)
+    at(80, 1)           # released after 70 ms
+    assert sb.poll() == 2 and sb.poll() == -1
+
+
+def test_ctrl_c_landing_in_the_sampler_reaches_the_main_loop():
+    import pytest
+    from buttons import SampledButtons
+    cbs = []
+
+    def ticks():
+        raise KeyboardInterrupt
+    sb = SampledButtons(Buttons([Pin()]), lambda p, cb: cbs.append(cb),
+                        ticks=lambda: 0, diff=lambda a, b: a - b)
+    sb.ticks = ticks
+    cbs[0](None)                       # swallowed by the callback...
+    with pytest.raises(KeyboardInterrupt):
+        sb.poll()                      # ...and raised where main.py can stop the table
+    assert sb.poll() == -1

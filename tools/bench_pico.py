@@ -1,0 +1,542 @@
+#!/usr/bin/env python3
+"""The fit-and-speed goals, measured on the virtual Pico (tools/vpico: the stock MicroPython
+v1.28.0 UF2 on an emulated RP2040, the firmware as .mpy files deployed by tools/deploy.py,
+emulated time with bus, flash and CPU charged). Prints each goal's row with the goal
+beside it; exit status 1 if one is missed (with --check).
+
+    .venv/bin/python3 tools/bench_pico.py [--seats 8] [--seed 1] [--sessions 3] [--check]
+
+Rows (docs: README "Measurements on the virtual Pico"):
+  heap      heap in use at its highest during an 8-seat, 8-deal `table` session, after
+            the collection that follows each burst of events, and the lowest free heap
+            seen before a collection
+  block     largest free block after the sessions back to back and a tag-mode run
+  card      tag entering the field -> last byte written to its seat's display
+  button    a button's release (a short press is complete) -> last display byte it caused
+  boot      power on -> every display drawn, a whole session's journal replayed
+  engine    Engine.apply of a card on the Pico, and allocations while applying
+"""
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import simtable as S  # noqa: E402
+
+import engine as E  # noqa: E402
+
+CACHE = os.path.join(ROOT, "build", "vpico")
+HEAP_TOTAL = 241776          # gc.mem_free() of the stock UF2 at boot (../shared/pico)
+
+GOALS = {
+    "heap": 80 * 1024,
+    "block": 64 * 1024,
+    "card_avg": 30.0, "card_p95": 50.0, "card_max": 80.0,
+    "button_max": 50.0,
+    "boot": 1500.0,
+    "engine_us": 1000.0, "engine_alloc": 0,
+}
+
+
+class BenchError(Exception):
+    pass
+
+
+def _vpico():
+    try:
+        from vpico import pico
+    except ImportError as x:
+        raise BenchError("the virtual Pico (tools/vpico) is not in this checkout: %s" % x)
+    return pico
+
+
+# --------------------------------------------------------------------------- the flash
+def bundle_key():
+    """A hash of the .mpy bundle tools/deploy.py builds (the cached flash follows it)."""
+    tmp = tempfile.mkdtemp(prefix="bundle-")
+    try:
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"),
+                        "--bundle", tmp], check=True, capture_output=True, timeout=300)
+        h = hashlib.sha256()
+        for dirpath, _, files in sorted(os.walk(tmp)):
+            for name in sorted(files):
+                p = os.path.join(dirpath, name)
+                h.update(os.path.relpath(p, tmp).encode())
+                with open(p, "rb") as f:
+                    h.update(f.read())
+        return h.hexdigest()[:16]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def deployed_flash(dest, log=print):
+    """A 2 MiB flash image holding the stock UF2 and the firmware deployed with
+    tools/deploy.py over the virtual Pico's USB (cached under build/vpico/ by bundle)."""
+    pico = _vpico()
+    os.makedirs(CACHE, exist_ok=True)
+    cached = os.path.join(CACHE, "deployed-%s.bin" % bundle_key())
+    if not os.path.exists(cached):
+        log("deploying the .mpy bundle to a fresh virtual Pico (once per firmware change)...")
+        tmp = "%s.%d.tmp" % (cached, os.getpid())
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        from vpico import table
+        p = None
+        try:
+            p, _ = table.fresh_pico(tmp)
+            table.make_deploy(p)                   # `make deploy PORT=socket://...`
+        except pico.VpicoError as x:
+            raise BenchError("deploying to the virtual Pico failed: %s" % x)
+        finally:
+            if p is not None:
+                p.close()
+        os.replace(tmp, cached)
+    shutil.copyfile(cached, dest)
+    return dest
+
+
+def set_files(run, files, remove=("journal.txt", "journal.tmp", "jtail/lines.txt")):
+    """Once the table has booted: stop it (ctrl-C), write `files` {path: text}, remove the
+    journal and the history, power off."""
+    run.run(lambda r: r.saw("# heap in use after boot") or r.saw(">>>"), max_s=30)
+    p = run.p
+    code = ["import os",
+            "def rm(p):\n try:\n  os.remove(p)\n except OSError:\n  pass"]
+    for path in remove:
+        code.append("rm(%r)" % path)
+    code.append("for n in (os.listdir('history') if 'history' in os.listdir() else []):\n"
+                " os.remove('history/' + n)")
+    for path, text in files.items():
+        code.append("f = open(%r, 'w')\nf.write(%r)\nf.close()" % (path, text))
+    out, err = p.exec_raw("\n".join(code), timeout_s=60)
+    if err.strip():
+        raise BenchError("writing the Pico's files failed: " + err.strip())
+    p.power_cut()
+
+
+# --------------------------------------------------------------------------- a session
+class _Stimuli:
+    """Emulated ns of every host action (tag in, button press, button release)."""
+
+    def __init__(self):
+        self.times = []          # (ns, kind, index)
+
+
+class _Reader:
+    """The PN532 as the driver sees it: a tag put or removed also moves the IRQ line."""
+
+    def __init__(self, run):
+        self.run = run
+
+    def put(self, tag):
+        p = self.run.p
+        self.run.stimuli.append((p.world.clock.ns, "card", self.run.driver.planned))
+        p.deal(tag)
+
+    def remove(self, tag):
+        self.run.p.remove(tag)
+
+
+class _Button:
+    def __init__(self, run, i):
+        self.run = run
+        self.i = i
+
+    def press(self):
+        r = self.run
+        r.stimuli.append((r.p.world.clock.ns, "press", self.i))
+        r.p.world.buttons[self.i].press()
+
+    def release(self):
+        r = self.run
+        r.stimuli.append((r.p.world.clock.ns, "release", self.i))
+        r.p.world.buttons[self.i].release()
+
+
+class _DriverWorld:
+    def __init__(self, run):
+        w = run.p.world
+        self.buttons = [_Button(run, i) for i in range(len(w.buttons))]
+        self.clock = w.clock
+        self.displays = w.displays
+        self.pn532 = _Reader(run)
+
+
+class OnPico:
+    """The deployed firmware on the virtual Pico, played by simtable.Drivers."""
+
+    def __init__(self, flash, slice_s=0.002, wall_timeout=7200):
+        self.flash = flash
+        self.slice = slice_s
+        self.wall_timeout = wall_timeout
+        self.p = None
+        self.driver = None
+        self.part = b""
+        self.lines = []              # every output line (all boots)
+        self.writes = {}             # display index -> [ns of each data write]
+        self.stimuli = []            # (ns, kind, index) of every host action
+        self.serial_ns = []          # ns of every serial line sent
+
+    def boot(self):
+        pico = _vpico()
+        self.p = p = pico.Pico(self.flash)
+        p.boot()
+        w = p.world
+        self.writes = {}
+        self.stimuli = []
+        for i, disp in enumerate(w.displays):
+            self.writes[i] = []
+
+            def wrap(bus, data, orig=disp.write, i=i):
+                orig(bus, data)
+                if data and data[0] == 0x40:
+                    self.writes[i].append(w.clock.ns)
+            disp.write = wrap
+        return p
+
+    def play(self, driver):
+        """A driver for the session the table is in (after a boot, or a 'new' line)."""
+        self.driver = driver
+        driver.attach(_DriverWorld(self), self.send)
+
+    def send(self, line):
+        self.stimuli.append((self.p.world.clock.ns, "serial", -1))
+        self.p.write(line + "\r")
+
+    def take_output(self):
+        data = self.p.read()
+        if not data:
+            return
+        self.part += data
+        while b"\n" in self.part:
+            raw, self.part = self.part.split(b"\n", 1)
+            line = raw.decode(errors="replace").rstrip("\r")
+            self.lines.append(line)
+            if self.driver is not None:
+                self.driver.on_output(line)
+
+    def run(self, until, max_s=3000.0):
+        """Run until until(self) is true; the driver (if any) plays meanwhile."""
+        import time
+        p = self.p
+        t0 = time.monotonic()
+        while not until(self):
+            p.run_for(self.slice)
+            self.take_output()
+            if self.driver is not None:
+                self.driver.poll(p.world.clock.ms())
+            if p.emulated_now() > max_s or time.monotonic() - t0 > self.wall_timeout:
+                raise BenchError("the Pico did not get there (emulated %.1f s); last lines:\n%s"
+                                 % (p.emulated_now(), "\n".join(self.lines[-12:])))
+
+    def saw(self, prefix, since=0):
+        return any(x.startswith(prefix) for x in self.lines[since:])
+
+    def halt(self):
+        """'halt' on the serial line: the table prints its heap figures and stops (REPL)."""
+        n = len(self.lines)
+        self.driver = None
+        self.send("halt")
+        self.run(lambda r: r.saw("# heap in use after gc", n))
+        self.p.run_for(0.1)
+        self.take_output()
+        return heap_lines(self.lines[n:])
+
+    def exec(self, code, timeout_s=120):
+        out, err = self.p.exec_raw(code, timeout_s)
+        if err.strip():
+            raise BenchError("on the Pico: " + err.strip()[-500:])
+        return out
+
+    def mem_info(self):
+        """(free, largest free block) after a collection (micropython.mem_info, REPL)."""
+        out = self.exec("import gc, micropython\ngc.collect()\nprint(gc.mem_free())\n"
+                        "micropython.mem_info()")
+        free = int(out.split()[0])
+        block = None
+        for part in out.replace("\n", ",").split(","):
+            part = part.strip()
+            if part.startswith("max free sz:"):
+                block = int(part.split(":")[1]) * 16       # GC blocks of 16 bytes (rp2)
+        return free, block
+
+    def close(self):
+        if self.p is not None:
+            self.p.close()
+            self.p = None
+
+
+def heap_lines(lines):
+    """Heap figures the firmware printed at 'halt' (firmware/app.py run())."""
+    out = {}
+    for x in lines:
+        if x.startswith("# loops "):
+            out["lowest_free"] = int(x.rsplit(" ", 1)[1])
+        elif x.startswith("# heap in use at its highest after a collection "):
+            out["peak"] = int(x.rsplit(" ", 1)[1])
+    return out
+
+
+def latencies(run, kinds):
+    """ms from each stimulus of `kinds` to the last display data byte written before the
+    next stimulus (of any kind): what the person sees change because of it. Stimuli with
+    no display write after them are left out."""
+    st = sorted(run.stimuli)
+    allw = sorted(t for ws in run.writes.values() for t in ws)
+    import bisect
+    out = []
+    for k, (t0, kind, _) in enumerate(st):
+        if kind not in kinds:
+            continue
+        t1 = st[k + 1][0] if k + 1 < len(st) else float("inf")
+        j = bisect.bisect_left(allw, t1) - 1
+        if j >= 0 and allw[j] >= t0:
+            out.append((allw[j] - t0) / 1e6)
+    return out
+
+
+def card_latencies(run, driver, events, seats_only=True):
+    """Per player card: ms from its tag entering the field to the last data byte written to
+    its seat's display before the next stimulus."""
+    st = sorted(run.stimuli)
+    out = []
+    for k, (t0, kind, ev) in enumerate(st):
+        if kind != "card" or ev < 0 or ev >= len(events):
+            continue
+        e = driver.engine_at(ev)
+        slot = e.expected_card_slot()
+        seat = -1
+        if slot > 0:
+            seat = e.hand_seat(slot)
+        elif slot == -1 and e.phase == E.PH_IDLE:
+            seat = e.banker % e.seats + 1
+        if seat <= 0:
+            continue
+        t1 = st[k + 1][0] if k + 1 < len(st) else float("inf")
+        ws = [t for t in run.writes[seat - 1] if t0 <= t < t1]
+        if ws:
+            out.append((ws[-1] - t0) / 1e6)
+    return out
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+ENGINE_PROBE = """
+import gc, time, micropython
+from transcript import Header, parse_event, strip
+h = Header()
+for l in %r:
+    h.take(strip(l))
+e = h.engine()
+evs = [parse_event(strip(l)) for l in %r]
+gc.collect()
+n = tot = mx = allocs = 0
+for ev in evs:
+    if ev[0] == %d:
+        micropython.heap_lock()
+        t = time.ticks_us()
+        try:
+            e.apply(ev[0], ev[1], ev[2], ev[3])
+        except MemoryError:
+            allocs += 1
+        dt = time.ticks_diff(time.ticks_us(), t)
+        micropython.heap_unlock()
+        n += 1
+        tot += dt
+        if dt > mx:
+            mx = dt
+    else:
+        e.apply(ev[0], ev[1], ev[2], ev[3])
+print('engine', n, tot, mx, allocs)
+"""
+
+
+def engine_probe(run, head, events):
+    out = run.exec(ENGINE_PROBE % (head, events, E.EV_CARD))
+    words = out.split()
+    i = words.index("engine")
+    n, tot, mx, allocs = (int(x) for x in words[i + 1:i + 5])
+    return n, tot / max(1, n), mx, allocs
+
+
+def boot_probe(flash, journal_lines):
+    """Power on with `journal_lines` as journal.txt: ms until every display is drawn
+    (the last display write before 100 ms without any, all nine having been written)."""
+    run = OnPico(flash)
+    p = run.boot()
+    run.run(lambda r: r.saw("# heap in use after boot"), max_s=30)
+    run.exec("import os\nf = open('journal.txt', 'w')\nf.write(%r)\nf.close()\n"
+             "try:\n os.remove('jtail/lines.txt')\nexcept OSError:\n pass"
+             % ("\n".join(journal_lines) + "\n"))
+    p.power_cut()
+    run = OnPico(flash)
+    p = run.boot()
+    seats = 0
+    for x in journal_lines:
+        if x.startswith("seats "):
+            seats = int(x.split()[1])
+    used = list(range(min(8, seats))) + [8]
+
+    def drawn(r):
+        if not all(r.writes[i] for i in used):
+            return False
+        last = max(t for i in used for t in r.writes[i])
+        return r.p.world.clock.ns - last > 100e6
+    run.run(drawn, max_s=30)
+    last = max(t for i in used for t in run.writes[i])
+    resumed = [x for x in run.lines if x.startswith("# resume #")]
+    run.close()
+    return last / 1e6, resumed
+
+
+def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
+    """Every row of the goal table, from the virtual Pico."""
+    import time
+    t_wall = time.monotonic()
+    tmp = tempfile.mkdtemp(prefix="bench-pico-")
+    try:
+        flash = flash or os.path.join(tmp, "flash.bin")
+        deployed_flash(flash, log=log)
+        run = OnPico(flash)
+        run.boot()
+        set_files(run, {"settings.txt": S.settings_text("table", seats)})
+        run = OnPico(flash)
+        p = run.boot()
+        cards, nevents, heads, refusals = [], 0, [], []
+        flash0 = len(p.flash_ops)
+        for k in range(sessions):
+            head, events = S.script_session("table", seats, seed + k, deals=deals)
+            heads.append((head, events))
+            d = S.Driver(head, events, seed=seed + k)
+            if k:
+                run.send("new")
+            run.play(d)
+            run.run(lambda r: d.done)
+            refusals += d.errors
+            cards += card_latencies(run, d, events)
+            nevents += len(events)
+            log("session %d: %d events, emulated %.1f s, wall %.0f s" % (
+                k + 1, len(events), p.emulated_now(), time.monotonic() - t_wall))
+        buttons = latencies(run, ("release",))
+        ops = p.flash_ops[flash0:]
+        # a tag-mode run: check the deck with one card on the reader, then stop
+        n = len(run.lines)
+        run.driver = None
+        run.send("tags check")
+        run.run(lambda r: r.saw("ok tags check", n), max_s=p.emulated_now() + 10)
+        from boards.simdev import ntag213
+        tag = ntag213.text_tag("AS", n=999)
+        p.deal(tag)
+        p.run_for(1.0)
+        p.remove(tag)
+        run.send("tags stop")
+        run.run(lambda r: r.saw("ok tags stop", n), max_s=p.emulated_now() + 10)
+        p.run_for(0.5)
+        run.take_output()
+        heap = run.halt()
+        free, block = run.mem_info()
+        head, events = heads[0]
+        ecards, eavg, emax, eallocs = engine_probe(run, head, events)
+        run.close()
+        boot_ms, resumed = boot_probe(flash, head + events[:-1])
+        return {
+            "deals": deals or 8, "heap_peak": heap.get("peak", 0),
+            "lowest_free": heap.get("lowest_free", 0), "free_end": free, "block": block,
+            "cards": cards, "buttons": buttons, "boot_ms": boot_ms,
+            "boot_events": len(events) - 1, "boot_resumed": resumed,
+            "engine_cards": ecards, "engine_avg_us": eavg, "engine_max_us": emax,
+            "engine_allocs": eallocs, "events": nevents,
+            "erases": sum(1 for o in ops if o[0] == "e"),
+            "programs": sum(o[2] for o in ops if o[0] == "p") // 256,
+            "flash_ns": sum(o[3] for o in ops),
+            "emulated_s": p.emulated_now(), "wall_s": time.monotonic() - t_wall,
+            "lines": run.lines, "refusals": refusals,
+        }
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- rows
+def row(name, value, goal, unit, ok, how=""):
+    mark = "met" if ok else "NOT MET"
+    print("%-58s %-22s %-14s %s" % (name, value, goal, mark + ("  " + how if how else "")),
+          flush=True)
+    return ok
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(2, "bench_pico.py: error: %s\n" % " ".join(message.split()))
+
+
+def main(argv):
+    ap = _Parser(description="The fit-and-speed goals on the virtual Pico.")
+    ap.add_argument("--seats", type=int, default=8, metavar="N")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deals", type=int, default=0, help="deals per session (0: the preset's)")
+    ap.add_argument("--sessions", type=int, default=3, metavar="N")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
+    try:
+        a = ap.parse_args(argv)
+    except SystemExit as x:
+        return x.code
+    if not 2 <= a.seats <= 8 or a.sessions < 1 or a.deals < 0:
+        print("%s: error: --seats takes 2..8, --sessions 1 or more, --deals 0 or more"
+              % os.path.basename(__file__), file=sys.stderr)
+        return 2
+    try:
+        return run_bench(a)
+    except BenchError as x:
+        print("error: %s" % x, file=sys.stderr)
+        return 1
+
+
+def run_bench(a):
+    r = measure(seats=a.seats, seed=a.seed, deals=a.deals, sessions=a.sessions, log=print)
+    print()
+    print("%-58s %-22s %-14s %s" % ("measure (virtual Pico, .mpy files)", "value", "goal", ""))
+    ok = True
+    ok &= row("heap in use at its highest, %d-seat %d-deal session" % (a.seats, r["deals"]),
+              "%.1f KB" % (r["heap_peak"] / 1024), "<= 80 KB", "",
+              r["heap_peak"] <= GOALS["heap"],
+              "(lowest free seen %.1f KB of %.1f KB)" % (r["lowest_free"] / 1024,
+                                                         HEAP_TOTAL / 1024))
+    ok &= row("largest free block after %d sessions + tag mode" % a.sessions,
+              "%.1f KB" % (r["block"] / 1024), ">= 64 KB", "", r["block"] >= GOALS["block"])
+    c = r["cards"]
+    ok &= row("tag in the field -> its seat's display (%d cards)" % len(c),
+              "avg %.1f, p95 %.1f, max %.1f ms" % (sum(c) / len(c), percentile(c, .95), max(c)),
+              "30 / 50 / 80 ms", "",
+              sum(c) / len(c) <= GOALS["card_avg"] and percentile(c, .95) <= GOALS["card_p95"]
+              and max(c) <= GOALS["card_max"])
+    b = r["buttons"]
+    ok &= row("button released -> its display updated (%d presses)" % len(b),
+              "avg %.1f, max %.1f ms" % (sum(b) / len(b), max(b)), "max 50 ms", "",
+              max(b) <= GOALS["button_max"])
+    ok &= row("power on -> every display drawn (%d events replayed)" % r["boot_events"],
+              "%.0f ms" % r["boot_ms"], "<= 1500 ms", "", r["boot_ms"] <= GOALS["boot"])
+    ok &= row("Engine.apply of a card (%d cards)" % r["engine_cards"],
+              "avg %.0f, max %.0f us, %d allocs" % (r["engine_avg_us"], r["engine_max_us"],
+                                                    r["engine_allocs"]),
+              "<= 1000 us, 0", "",
+              r["engine_max_us"] <= GOALS["engine_us"] and r["engine_allocs"] == 0)
+    print("journal: %d flash erases and %d page programs in %d events (%.1f ms of flash "
+          "time per event)" % (r["erases"], r["programs"], r["events"],
+                               r["flash_ns"] / 1e6 / max(1, r["events"])))
+    print("emulated %.0f s in %.0f s of wall time" % (r["emulated_s"], r["wall_s"]))
+    if r["refusals"]:
+        print("refusals seen by the scripted players (the session went on): %s"
+              % r["refusals"][:5])
+    return 1 if (a.check and not ok) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
