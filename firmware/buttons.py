@@ -59,3 +59,55 @@ class Buttons:
             if self.state[i] == 0:
                 return True
         return False
+
+
+class SampledButtons:
+    """Buttons sampled by a timer (the board's make_button_timer, e.g. every 5 ms) rather
+    than by the main loop, whose passes can be longer than a quick press: a press is never
+    lost however long a display redraw takes. The timer's callback runs Buttons.poll on the
+    elapsed milliseconds and queues the events (no allocation); poll() takes one."""
+
+    def __init__(self, buttons, make_timer, period_ms=5, ticks=None, diff=None):
+        if ticks is None:
+            import time
+            ticks = time.ticks_ms
+            diff = time.ticks_diff
+        self.b = buttons
+        self.ticks = ticks
+        self.diff = diff
+        self.last = ticks()
+        self.ms = 0                          # real ms since start: samples can be late
+        self.q = bytearray(16)
+        self.head = 0                        # written by poll() only
+        self.tail = 0                        # written by the timer only: no lost update
+        self.interrupted = False
+        self._cb = self._sample              # one bound method, made once
+        self.timer = make_timer(period_ms, self._cb)
+
+    def _sample(self, _timer):
+        # the elapsed time, not the sample count: while the flash erases (45 ms, the CPU
+        # stalled) ticks are dropped, and a press must still last what it lasted
+        try:
+            t = self.ticks()
+            self.ms += self.diff(t, self.last)
+            self.last = t
+            ev = self.b.poll(self.ms)
+            if ev >= 0 and (self.tail - self.head) & 31 < 16:
+                self.q[self.tail & 15] = ev
+                self.tail = (self.tail + 1) & 31
+        except KeyboardInterrupt:
+            # ctrl-C on the serial line landed in this callback: hand it to the main loop
+            self.interrupted = True
+
+    def poll(self, now=0):
+        if self.interrupted:
+            self.interrupted = False
+            raise KeyboardInterrupt
+        if self.head == self.tail:
+            return -1
+        ev = self.q[self.head & 15]
+        self.head = (self.head + 1) & 31
+        return ev
+
+    def any_down(self):
+        return self.b.any_down()
