@@ -78,10 +78,10 @@ def test_a_session_on_the_pico_kept_its_ledger(measured):
 
 # Goals the .mpy firmware does not meet yet (README: by how much, and the frozen
 # alternative): these hold the figures where they are, so that they cannot grow unseen.
-PICO_HEAP_PEAK = 125 * 1024          # goal 80 KB; 113 KB measured in the 8-seat bench
+PICO_HEAP_PEAK = 125 * 1024          # goal 80 KB; 123.8 KB (126,768 bytes) in this test with every issue merged
 PICO_BLOCK = 24 * 1024               # goal 64 KB; 29 KB after the 8-seat bench
 PICO_CARD_AVG = 120.0                # goal 30 ms; 8-seat bench: avg 94, p95 159, max 241
 PICO_CARD_P95 = 200.0                # goal 50 ms
 PICO_CARD_MAX = 300.0                # goal 80 ms
-PICO_BUTTON_MAX = 160.0              # goal 50 ms; 8-seat bench: max 130
+PICO_BUTTON_MAX = 350.0              # goal 50 ms; 321 ms in this test once the release is debounced (issue 14) and the sale, shoot-window and card-by-hand paths are in
 PICO_ENGINE_MAX_US = 6000            # goal 1 ms; avg 0.6 ms, max 5.1 ms (interrupts included)
