@@ -17,8 +17,21 @@ S = T.S
 SEATS = 3
 SEED = 2
 WALL = 900
-UNITTEST = os.path.join(os.path.dirname(ROOT), "shared", "micropython-lib", "python-stdlib",
-                        "unittest", "unittest")
+
+
+def _micropython_lib():
+    """micropython-lib (v1.28.0's pin) is on no package registry: it comes with the virtual
+    Pico's files. $VPICO_MICROPYTHON_LIB, else beside $VPICO_FIRMWARE, else ../shared."""
+    env = os.environ.get("VPICO_MICROPYTHON_LIB")
+    if env:
+        return env
+    fw = os.environ.get("VPICO_FIRMWARE")
+    if fw:
+        return os.path.join(os.path.dirname(os.path.abspath(fw.rstrip("/"))), "micropython-lib")
+    return os.path.join(os.path.dirname(ROOT), "shared", "micropython-lib")
+
+
+UNITTEST = os.path.join(_micropython_lib(), "python-stdlib", "unittest", "unittest")
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +201,10 @@ def test_tags_write_and_check_with_tags_py(deployed, tmp_path):
 
 
 def test_device_unittest_module(deployed, tmp_path):
-    assert os.path.isdir(UNITTEST), "micropython-lib's unittest is expected at " + UNITTEST
+    assert os.path.isdir(UNITTEST), (
+        "micropython-lib's unittest (python-stdlib/unittest at the commit MicroPython v1.28.0 "
+        "pins) is expected at %s: set VPICO_MICROPYTHON_LIB to a micropython-lib checkout"
+        % UNITTEST)
     pico = boot_copy(deployed, tmp_path)
     try:
         pico.run_for(0.5)

@@ -503,9 +503,20 @@ def ledger(path):
     import io
     import json
 
+    import tempfile
+
     import replay
     buf = io.StringIO()
-    replay.main(["replay.py", path], out=buf)
+    if os.path.basename(path) == "journal.txt":
+        # the session in progress: journal.txt and the lines still in its tail (jtail/)
+        text = journal_text(os.path.dirname(path) or ".")
+        with tempfile.TemporaryDirectory() as tmp:
+            whole = os.path.join(tmp, "journal.txt")
+            with open(whole, "wb") as f:
+                f.write(text or b"")
+            replay.main(["replay.py", whole], out=buf)
+    else:
+        replay.main(["replay.py", path], out=buf)
     return json.loads(buf.getvalue())
 
 
