@@ -192,13 +192,7 @@ def _card_latencies(wt, first):
     for k in range(first, len(wt.events)):
         if not wt.events[k].startswith("card") or k not in d.put_at or k not in d.ack_at:
             continue
-        e = d.engine_at(k)
-        slot = e.expected_card_slot()
-        seat = -1
-        if slot > 0:
-            seat = e.hand_seat(slot)
-        elif slot == -1 and e.phase == E.PH_IDLE:
-            seat = e.banker % e.seats + 1
+        seat = S.card_seat(d.engine_at(k))
         if seat < 1:
             continue
         after = [t for t in wt.writes[seat - 1] if t >= d.ack_at[k]]

@@ -16,7 +16,6 @@ Rows (docs: README "Measurements on the virtual Pico"):
   boot      power on -> every display drawn, a whole session's journal replayed
   engine    Engine.apply of a card on the Pico, and allocations while applying
 """
-import argparse
 import hashlib
 import os
 import shutil
@@ -26,6 +25,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import cli  # noqa: E402
 import simtable as S  # noqa: E402
 
 import engine as E  # noqa: E402
@@ -308,13 +308,7 @@ def card_latencies(run, driver, events, seats_only=True):
     for k, (t0, kind, ev) in enumerate(st):
         if kind != "card" or ev < 0 or ev >= len(events):
             continue
-        e = driver.engine_at(ev)
-        slot = e.expected_card_slot()
-        seat = -1
-        if slot > 0:
-            seat = e.hand_seat(slot)
-        elif slot == -1 and e.phase == E.PH_IDLE:
-            seat = e.banker % e.seats + 1
+        seat = S.card_seat(driver.engine_at(ev))
         if seat <= 0:
             continue
         t1 = st[k + 1][0] if k + 1 < len(st) else float("inf")
@@ -472,13 +466,9 @@ def row(name, value, goal, unit, ok, how=""):
     return ok
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.exit(2, "bench_pico.py: error: %s\n" % " ".join(message.split()))
-
 
 def main(argv):
-    ap = _Parser(description="The fit-and-speed goals on the virtual Pico.")
+    ap = cli.ArgumentParser(prog="bench_pico.py", description="The fit-and-speed goals on the virtual Pico.")
     ap.add_argument("--seats", type=int, default=8, metavar="N")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--deals", type=int, default=0, help="deals per session (0: the preset's)")

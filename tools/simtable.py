@@ -498,6 +498,17 @@ class OnVM:
         return rc, cut[0]
 
 
+def card_seat(e):
+    """The seat whose display shows the card the engine expects next (the cut and a deal's
+    first card included), or 0 for the banker's own cards."""
+    slot = e.expected_card_slot()
+    if slot > 0:
+        return e.hand_seat(slot)
+    if slot == -1 and e.phase == E.PH_IDLE:
+        return e.banker % e.seats + 1
+    return -1
+
+
 def ledger(path):
     """The replayer's JSON for a journal / history file (tools/replay.py on CPython)."""
     import io

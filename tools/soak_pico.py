@@ -12,7 +12,6 @@ left (os.statvfs).
 history then outgrows the flash and the oldest sessions make room (firmware/journal.py
 make_room), which the run reports. Exit status 1 if a session fails or a kept history file
 does not replay to the session's ledger."""
-import argparse
 import os
 import random
 import shutil
@@ -23,6 +22,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench_pico as B  # noqa: E402
+import cli  # noqa: E402
 import simtable as S  # noqa: E402
 
 STATVFS = "import os\ns = os.statvfs('/')\nprint('flash', s[0] * s[3])"
@@ -49,13 +49,9 @@ def tag_mode_run(run, n):
     run.take_output()
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.exit(2, "soak_pico.py: error: %s\n" % " ".join(message.split()))
-
 
 def main(argv):
-    ap = _Parser(description="Sessions back to back on the virtual Pico.")
+    ap = cli.ArgumentParser(prog="soak_pico.py", description="Sessions back to back on the virtual Pico.")
     ap.add_argument("--sessions", type=int, default=20, metavar="N")
     ap.add_argument("--seats", type=int, default=8, metavar="N")
     ap.add_argument("--deals", type=int, default=0, help="deals a session (0: the preset's 8)")

@@ -217,19 +217,12 @@ def percentile(sorted_values, q):
 def card_latencies(run, events):
     """Per dealt player's card: emulated ms from its tag entering the field to the last
     data byte written to its seat's display before the next action started."""
-    import engine as E
     d = run.driver
     out = []
     for k, line in enumerate(events):
         if not line.startswith("card") or k not in d.put_at:
             continue
-        e = d.engine_at(k)
-        slot = e.expected_card_slot()
-        seat = -1
-        if slot > 0:
-            seat = e.hand_seat(slot)
-        elif slot == -1 and e.phase == E.PH_IDLE:
-            seat = e.banker % e.seats + 1
+        seat = S.card_seat(d.engine_at(k))
         if seat <= 0:
             continue
         t0 = d.put_at[k]
