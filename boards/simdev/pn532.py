@@ -132,6 +132,8 @@ class PN532:
             self.field.append(tag)       # a polling InListPassiveTarget finds it later
 
     def remove(self, tag):
+        if self.bus is not None:
+            self._poll_waiting()         # an attempt due while it was here has found it
         if tag in self.field:
             self.field.remove(tag)
             tag.state = ntag213.IDLE

@@ -103,6 +103,7 @@ class Pico:
         self.out = bytearray()            # CDC output not yet taken by read()/expect()
         self.flash_ops = []               # (kind, offset, count, ns cost, start ns)
         self.timers = []                  # [(ns, seq, fn)] host actions at emulated times
+        self._attempt_check = None        # ns of the listing attempt a timer looks at
         self._seq = 0
         self._txn = None
         self._listener = None
@@ -128,6 +129,7 @@ class Pico:
         w.clock.ns = 0
         self.ns = 0
         self.timers = []
+        self._attempt_check = None
         self._txn = None
         cmd = ["node", os.path.join(HERE, "vpico.js"), "--bootrom",
                os.path.join(fw, BOOTROM_NAME), "--flash", self.flash]
@@ -341,6 +343,14 @@ class Pico:
         fall = -1
         if level and pn.queue and not pn.silent:
             fall = pn.queue[0][0]
+        elif level and not pn.silent:
+            # a listing still polling, a tag in the field: its answer exists only once the
+            # chip's next attempt has found it, so look again at that instant (the line
+            # falls when the answer is ready, never only when the firmware asks)
+            at = pn._attempt_at()
+            if at is not None and at != self._attempt_check:
+                self._attempt_check = at
+                self.at(at / 1e9, self._send_irq)
         return "%d %d" % (level, fall)
 
     def _send_irq(self):
