@@ -39,6 +39,18 @@ SRC_SERIAL = 2
 
 BANKER_DISPLAY = 8
 MSG_MS = 4000
+# the idle loop folds the journal's tail once it holds this many bytes (of journal.TAIL_MAX):
+# fewer folds, each a blind spell of the loop, and still rarely a fold inside an append
+FOLD_IDLE = 240
+# between deals the tail is folded once nothing has happened for this long: a dealer who
+# starts the next deal at once is not met by a blind loop
+QUIET_MS = 1500
+
+try:
+    import gc as _gc
+    _gc.mem_alloc                        # MicroPython's: CPython's gc has no heap figures
+except (ImportError, AttributeError):
+    _gc = None
 UNDOABLE = (E.EV_STAKE, E.EV_BUY, E.EV_TWIST, E.EV_STICK, E.EV_SPLIT, E.EV_BURN,
             E.EV_DOUBLE, E.EV_SHOOT, E.EV_KITTY, E.EV_BANKDOUBLE, E.EV_SELL)
 HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
@@ -103,6 +115,8 @@ class Table:
         self.web = None                  # web.Web on a board with a network (web.py)
         self.fold_wait = False           # a fold failed (flash full): wait for an event
         self.collect = False             # something happened since the last collection
+        self.heap_due = False            # a deal ended: take the heap figures when idle
+        self.active_at = 0               # ticks_ms when the loop last had something to do
         self.max_alloc = 0               # heap in use after a collection, at its highest
 
     # ------------------------------------------------------------------ output
@@ -278,6 +292,7 @@ class Table:
         self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % self.nev + text)
         if e.deals_ended != ended:
             self._deal_summary()
+            self.heap_due = True
         prio = -1
         if ev == E.EV_CARD:
             t = self._card_seat(slot)
@@ -1112,34 +1127,55 @@ class Table:
             self._all_dirty()
         if busy:
             self.collect = True
-        if self.redraw_one():
+            self.active_at = now
+        if not busy and self.first < 0 and not self.tm_busy and self._fold_due():
+            self._fold()                 # (once the acting seat's display is drawn)
+            busy = True
+        elif self.redraw_one():
             busy = True
         elif not (busy or self.dirty or self.tm_busy):
             self._idle()
         self.loops += 1
-        if self.loops & 255 == 0:
-            self._heap()
         return busy
 
     def _idle(self):
-        """Nothing else to do in this pass: housekeeping that must not delay a card."""
+        """Nothing else to do in this pass: housekeeping (on a Pico the loop is blind
+        meanwhile: a collection 19 ms, each heap figure another 8 ms, gc.mem_free()
+        walking the heap)."""
         e = self.e
-        if self.journal.nbody and not self.fold_wait and e is not None and not e.in_deal():
-            self._fold()                 # between deals: the tail goes into journal.txt
-        elif self.collect:
+        # the heap figures once a deal, when the table waits for a player
+        figures = self.heap_due and e is not None and e.expected_card_slot() == -1
+        if self.collect or figures:
             # one collection after each burst of activity, while the table waits: the
             # garbage of the last events goes now rather than in the middle of a card
             self.collect = False
-            try:
-                import gc
-                gc.mem_alloc           # MicroPython only: CPython's gc is not this one
-            except (ImportError, AttributeError):
+            if figures:
+                self.heap_due = False
+            if _gc is None:
                 return
-            gc.collect()
-            a = gc.mem_alloc()
+            if not figures:
+                _gc.collect()
+                return
+            # (each walks the heap): the low point before this collection, what it holds after
+            self._heap()
+            _gc.collect()
+            a = _gc.mem_alloc()
             if a > self.max_alloc:
                 self.max_alloc = a
-            self._heap()
+
+    def _fold_due(self):
+        """The journal's tail goes into journal.txt while the table waits for a player,
+        not a card, once it is half full; or between deals once the table has been quiet
+        a while. Never while a card may come: on a Pico a fold is a few hundred ms of flash
+        work with the loop blind, and a tail left to fill is folded by the append that
+        overflows it, at whatever moment that is."""
+        j = self.journal
+        e = self.e
+        if not j.nbody or self.fold_wait or e is None:
+            return False
+        if e.expected_card_slot() == -1 and j.nbody >= FOLD_IDLE:
+            return True
+        return not e.in_deal() and drvtime.ticks_diff(self._now(), self.active_at) >= QUIET_MS
 
     def _fold(self):
         try:
@@ -1149,11 +1185,9 @@ class Table:
             self.say("! journal: could not fold the tail (%s)" % x)
 
     def _heap(self):
-        try:
-            import gc
-            f = gc.mem_free()
-        except (ImportError, AttributeError):
+        if _gc is None:
             return
+        f = _gc.mem_free()
         if self.min_free < 0 or f < self.min_free:
             self.min_free = f
 
@@ -1176,6 +1210,10 @@ class Table:
         self.journal.close()
         self._heap()
         self.say("# loops %d, lowest free heap seen %d" % (self.loops, self.min_free))
+        rd = self.reader
+        if rd is not None and hasattr(rd, "max_gap_ms"):
+            self.say("# reader polled %d times, longest gap between two polls %d ms"
+                     % (rd.polls, rd.max_gap_ms))
         if self.max_alloc:
             self.say("# heap in use at its highest after a collection %d" % self.max_alloc)
         try:

@@ -200,6 +200,8 @@ class ShoeReader:
         self._msg = array("i", (0, 0, 0))           # NDEF message bounds in _ndef (ndef.py)
         self._txt = array("i", (0, 0))              # text bounds
         self.polls = 0
+        self.max_gap_ms = 0                      # longest time between two polls
+        self._polled = -1                        # ticks_ms of the last poll (-1: none yet)
         self.retries = 0
         self.timeouts = 0
         self.cards = 0
@@ -243,6 +245,7 @@ class ShoeReader:
         """Report nothing for the tags in the field now (e.g. the last card of the tag
         mode, still on the reader): they are ignored until the field has been empty."""
         self._ignore = True
+        self._polled = -1                # the tag mode had the reader: not a gap
         self._step = _IDLE               # whatever was in flight was aborted meanwhile
         self._configure()                # the tag mode set its own retry count
         for s in range(2):
@@ -266,11 +269,17 @@ class ShoeReader:
             drvtime.sleep(0.0001)
 
     def urgent(self):
-        """True while a card is being read or a response waits: nothing else should take
-        the bus (the controller holds its display redraws back)."""
-        if self._qn or self._step == _READING:
+        """True while a card is being read, a response waits or the chip is not listening
+        yet (after a card: its release, then the next listing): nothing else should take
+        the bus (the controller holds its display redraws back), so that the next card is
+        found even while the last one is still being shown. A reader that does not answer
+        never holds the displays."""
+        step = self._step
+        if self._qn or step == _READING or self._full:     # (_full: a frame asked again)
             return True
-        if self._step == _LISTING and self.irq is not None and self.irq.value() == 0:
+        if step != _LISTING:
+            return not self._silent
+        if self.irq is not None and self.irq.value() == 0:
             return True
         return self._state[0] == _PENDING or self._state[1] == _PENDING
 
@@ -356,6 +365,10 @@ class ShoeReader:
     def poll(self):
         self.polls += 1
         drvtime.rebase()
+        t = drvtime.ticks_ms()
+        if self._polled >= 0 and t - self._polled > self.max_gap_ms:
+            self.max_gap_ms = t - self._polled
+        self._polled = t
         if self._qn:
             return self._pop()
         step = self._step

@@ -133,10 +133,11 @@ class _Reader:
     def __init__(self, run):
         self.run = run
 
-    def put(self, tag):
+    def put(self, tag, since_ns=None):
         p = self.run.p
-        self.run.stimuli.append((p.world.clock.ns, "card", self.run.driver.planned))
-        p.deal(tag)
+        t = p.world.clock.ns if since_ns is None else min(p.world.clock.ns, since_ns)
+        self.run.stimuli.append((t, "card", self.run.driver.planned))
+        p.deal(tag, since_ns=since_ns)
 
     def remove(self, tag):
         self.run.p.remove(tag)
@@ -181,10 +182,11 @@ class OnPico:
         self.writes = {}             # display index -> [ns of each data write]
         self.stimuli = []            # (ns, kind, index) of every host action
         self.serial_ns = []          # ns of every serial line sent
+        self.card_reads = []         # ns of every successful InDataExchange answer read
 
     def boot(self):
         pico = _vpico()
-        self.p = p = pico.Pico(self.flash)
+        self.p = p = pico.Pico(self.flash, on_i2c=self._i2c)
         p.boot()
         w = p.world
         self.writes = {}
@@ -198,6 +200,11 @@ class OnPico:
                     self.writes[i].append(w.clock.ns)
             disp.write = wrap
         return p
+
+    def _i2c(self, addr, kind, data, ns):
+        # the PN532's answer to a READ, status 00: the card's record is in the firmware
+        if kind == "r" and len(data) > 9 and data[6:9] == b"\xd5\x41\x00":
+            self.card_reads.append(ns)
 
     def play(self, driver):
         """A driver for the session the table is in (after a boot, or a 'new' line)."""
@@ -279,7 +286,35 @@ def heap_lines(lines):
             out["lowest_free"] = int(x.rsplit(" ", 1)[1])
         elif x.startswith("# heap in use at its highest after a collection "):
             out["peak"] = int(x.rsplit(" ", 1)[1])
+        elif x.startswith("# reader polled "):
+            out["poll_gap_ms"] = int(x.split()[-2])
     return out
+
+
+def read_times(run):
+    """ms from each card's tag entering the field to the end of the bus read that gave
+    the firmware its record (the first successful READ answer after it)."""
+    import bisect
+    reads = sorted(run.card_reads)
+    out = []
+    for t0, kind, _ in sorted(run.stimuli):
+        if kind == "card":
+            j = bisect.bisect_left(reads, t0)
+            if j < len(reads):
+                out.append((reads[j] - t0) / 1e6)
+    return out
+
+
+def serial_rate(run, lines=200):
+    """Paste `lines` 'status' lines at once; lines answered per emulated second."""
+    n = len(run.lines)
+    p = run.p
+    t0 = p.world.clock.ns
+    p.write("status\r" * lines)
+    run.run(lambda r: sum(1 for x in r.lines[n:] if x.startswith("ok status")) >= lines,
+            max_s=p.emulated_now() + 120)
+    t1 = p.world.clock.ns
+    return lines / ((t1 - t0) / 1e9)
 
 
 def latencies(run, kinds):
@@ -420,7 +455,10 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
             log("session %d: %d events, emulated %.1f s, wall %.0f s" % (
                 k + 1, len(events), p.emulated_now(), time.monotonic() - t_wall))
         buttons = latencies(run, ("release",))
+        reads = read_times(run)
         ops = p.flash_ops[flash0:]
+        run.driver = None
+        serial = serial_rate(run)
         # a tag-mode run: check the deck with one card on the reader, then stop
         n = len(run.lines)
         run.driver = None
@@ -452,7 +490,8 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
             "programs": sum(o[2] for o in ops if o[0] == "p") // 256,
             "flash_ns": sum(o[3] for o in ops),
             "emulated_s": p.emulated_now(), "wall_s": time.monotonic() - t_wall,
-            "lines": run.lines, "refusals": refusals,
+            "lines": run.lines, "refusals": refusals, "reads": reads,
+            "poll_gap_ms": heap.get("poll_gap_ms", -1), "serial_lps": serial,
         }
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -518,6 +557,12 @@ def run_bench(a):
                                                     r["engine_allocs"]),
               "<= 1000 us, 0", "",
               r["engine_max_us"] <= GOALS["engine_us"] and r["engine_allocs"] == 0)
+    rd = r["reads"]
+    print("reader (issue 14): a card's record read %.1f ms mean, %.1f ms worst after its tag "
+          "entered the field (%d cards); longest gap between two reader polls %d ms; "
+          "serial line: 200 pasted 'status' lines answered at %.0f lines/s (emulated)"
+          % (sum(rd) / max(1, len(rd)), max(rd or [0]), len(rd), r["poll_gap_ms"],
+             r["serial_lps"]))
     print("journal: %d flash erases and %d page programs in %d events (%.1f ms of flash "
           "time per event)" % (r["erases"], r["programs"], r["events"],
                                r["flash_ns"] / 1e6 / max(1, r["events"])))

@@ -125,10 +125,13 @@ class PN532:
         self.errors = []           # protocol errors seen (also raised in strict mode)
 
     # --- field
-    def put(self, tag):
+    def put(self, tag, since_ns=None):
+        """A tag enters the field (since_ns: it came in earlier than the host could say,
+        e.g. while the Pico's CPU was stalled by a flash erase; the chip was listening)."""
         if tag not in self.field:
             tag.state = ntag213.IDLE
-            tag.t_in = self.now() if self.bus is not None else 0
+            now = self.now() if self.bus is not None else 0
+            tag.t_in = now if since_ns is None else min(now, since_ns)
             self.field.append(tag)       # a polling InListPassiveTarget finds it later
 
     def remove(self, tag):

@@ -365,9 +365,9 @@ class Pico:
         b.press()
         self.at(self.emulated_now() + hold_s, b.release)
 
-    def deal(self, tag, dwell_s=None):
+    def deal(self, tag, dwell_s=None, since_ns=None):
         """Put a tag into the reader's field (and take it out after dwell_s, if given)."""
-        self.world.pn532.put(tag)
+        self.world.pn532.put(tag, since_ns)
         self._send_irq()
         if dwell_s is not None:
             self.at(self.emulated_now() + dwell_s, lambda: self.remove(tag))
