@@ -59,8 +59,6 @@ HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, doubl
         "tags write|enroll|check|stop")
 
 
-def _one_page():
-    return True
 
 
 class _Settings:
@@ -117,6 +115,7 @@ class Table:
         self.collect = False             # something happened since the last collection
         self.heap_due = False            # a deal ended: take the heap figures when idle
         self.active_at = 0               # ticks_ms when the loop last had something to do
+        self._page_sent = self._after_page   # one bound method, made once
         self.max_alloc = 0               # heap in use after a collection, at its highest
 
     # ------------------------------------------------------------------ output
@@ -274,6 +273,7 @@ class Table:
                 why = why.replace(card_name(card), "that card")
             return why
         why = self._journal_append(event_text(ev, seat, amount, card))
+        self._service()                  # a next card's answer may be waiting by now
         if why is not None:
             self._replay()              # the event never happened
             return why
@@ -1050,6 +1050,15 @@ class Table:
             hl = 1 if 1 <= hl <= 4 else (2 if i == BANKER_DISPLAY else -1)
         return hl
 
+    def _service(self):
+        if self.reader is not None and not self.tm_busy:    # (the tag mode's own reader)
+            self.reader.service()
+
+    def _after_page(self):
+        """A display page went out: the reader gets a look, then the loop goes round."""
+        self._service()
+        return True
+
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
@@ -1076,7 +1085,8 @@ class Table:
         if h == self.hashes[i]:
             return True
         self.hashes[i] = h
-        r = self.disp.show(i, self.buf, hl, _one_page)   # the loop polls between pages
+        self._service()                  # building the lines took a while on a Pico
+        r = self.disp.show(i, self.buf, hl, self._page_sent)   # one page a pass
         if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i
@@ -1142,9 +1152,8 @@ class Table:
         """Nothing else to do in this pass: housekeeping (on a Pico the loop is blind
         meanwhile: a collection 19 ms, each heap figure another 8 ms, gc.mem_free()
         walking the heap)."""
-        e = self.e
         # the heap figures once a deal, when the table waits for a player
-        figures = self.heap_due and e is not None and e.expected_card_slot() == -1
+        figures = self.heap_due and (self._players_turn() or self._quiet())
         if self.collect or figures:
             # one collection after each burst of activity, while the table waits: the
             # garbage of the last events goes now rather than in the middle of a card
@@ -1156,12 +1165,15 @@ class Table:
             if not figures:
                 _gc.collect()
                 return
-            # (each walks the heap): the low point before this collection, what it holds after
-            self._heap()
-            _gc.collect()
-            a = _gc.mem_alloc()
-            if a > self.max_alloc:
-                self.max_alloc = a
+            self._figures()
+
+    def _figures(self):
+        # (each walks the heap): the low point before this collection, what it holds after
+        self._heap()
+        _gc.collect()
+        a = _gc.mem_alloc()
+        if a > self.max_alloc:
+            self.max_alloc = a
 
     def _fold_due(self):
         """The journal's tail goes into journal.txt while the table waits for a player,
@@ -1173,9 +1185,18 @@ class Table:
         e = self.e
         if not j.nbody or self.fold_wait or e is None:
             return False
-        if e.expected_card_slot() == -1 and j.nbody >= FOLD_IDLE:
+        if j.nbody >= FOLD_IDLE and self._players_turn():
             return True
-        return not e.in_deal() and drvtime.ticks_diff(self._now(), self.active_at) >= QUIET_MS
+        return not e.in_deal() and self._quiet()
+
+    def _players_turn(self):
+        """In a deal, waiting for a stake or a decision: a card now would be refused.
+        (Between deals a card may come at any moment: it starts the next deal.)"""
+        e = self.e
+        return e is not None and e.in_deal() and e.expected_card_slot() == -1
+
+    def _quiet(self):
+        return drvtime.ticks_diff(self._now(), self.active_at) >= QUIET_MS
 
     def _fold(self):
         try:
@@ -1208,6 +1229,8 @@ class Table:
         except OSError:
             pass                         # the tail still holds the lines: nothing is lost
         self.journal.close()
+        if self.heap_due and _gc is not None:
+            self._figures()              # the last deal's, not taken yet
         self._heap()
         self.say("# loops %d, lowest free heap seen %d" % (self.loops, self.min_free))
         rd = self.reader

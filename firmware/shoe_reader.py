@@ -362,15 +362,35 @@ class ShoeReader:
             self._anomaly(READER_SILENT, "the PN532 does not answer")
         self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
 
-    def poll(self):
-        self.polls += 1
-        drvtime.rebase()
+    def _looked(self):
         t = drvtime.ticks_ms()
         if self._polled >= 0 and t - self._polled > self.max_gap_ms:
             self.max_gap_ms = t - self._polled
         self._polled = t
+
+    def service(self):
+        """poll()'s bus work for an answer that is waiting, without taking an event: the
+        controller calls it inside its longer passes (between building a display's lines and
+        sending its pages, after journaling an event), so that a card's READ goes out while
+        the card is still in the field; the card is taken by the next poll()."""
+        if self.irq is None or self._qn or self._step >= 16 or self._step == _IDLE:
+            return
+        self._looked()
+        if self._ready():
+            self._work()
+
+    def poll(self):
+        self.polls += 1
+        self._looked()
         if self._qn:
             return self._pop()
+        self._work()
+        if self._qn:
+            return self._pop()
+        return None
+
+    def _work(self):
+        drvtime.rebase()
         step = self._step
         if step >= 16:                                     # resend after a failure
             step -= 16
@@ -409,9 +429,6 @@ class ShoeReader:
                     self._read_done(rx, 8, 8 + n)
                 else:                                 # released: listen again at once
                     self._send(_INLIST, self._p_list, _LISTING)
-        if self._qn:
-            return self._pop()
-        return None
 
     # --- detection
     def _slot_of(self, uid, o):
