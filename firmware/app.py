@@ -59,8 +59,6 @@ HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, doubl
         "tags write|enroll|check|stop")
 
 
-
-
 class _Settings:
     """What the table keeps of settings.txt: the parser (settings.py) leaves the heap."""
 
@@ -1154,18 +1152,19 @@ class Table:
         walking the heap)."""
         # the heap figures once a deal, when the table waits for a player
         figures = self.heap_due and (self._players_turn() or self._quiet())
-        if self.collect or figures:
-            # one collection after each burst of activity, while the table waits: the
-            # garbage of the last events goes now rather than in the middle of a card
-            self.collect = False
-            if figures:
-                self.heap_due = False
-            if _gc is None:
-                return
-            if not figures:
-                _gc.collect()
-                return
+        if not (self.collect or figures):
+            return
+        # one collection after each burst of activity, while the table waits: the
+        # garbage of the last events goes now rather than in the middle of a card
+        self.collect = False
+        if _gc is None:
+            self.heap_due = False
+            return
+        if figures:
+            self.heap_due = False
             self._figures()
+        else:
+            _gc.collect()
 
     def _figures(self):
         # (each walks the heap): the low point before this collection, what it holds after

@@ -8,11 +8,11 @@
 # that littlefs keeps inline in its directory's metadata log: a flush there programs a
 # page or two and erases a block only when that log fills (about one flush in ten), and the
 # directory holds nothing else, so its compaction is small. The tail's first line is
-# "@N": journal.txt's size when the tail began. While the table waits for a player (fold())
-# the tail is appended to journal.txt in one write and then removed; littlefs commits a file's new size
-# atomically, so at boot journal.txt is either N bytes (fold not done: the tail counts) or
-# N + the tail's length (done: the tail is stale and removed). On a host a torn fold is
-# cut back to N.
+# "@N": journal.txt's size when the tail began. While the table waits for a player
+# (fold()) the tail is appended to journal.txt in one write and then removed; littlefs
+# commits a file's new size atomically, so at boot journal.txt is either N bytes (fold
+# not done: the tail counts) or N + the tail's length (done: the tail is stale and
+# removed). On a host a torn fold is cut back to N.
 #
 # A torn last line (no newline: the power went mid-write) is cut off by recover(); the
 # controller also drops a last line that does not parse or replay. MicroPython files have

@@ -221,6 +221,8 @@ def test_device_unittest_module(deployed, tmp_path):
     text = out + err
     assert "Ran 9 tests" in text and "OK" in text.split("Ran 9 tests")[1], text[-1500:]
 
+DWELL_MS = 40
+
 
 def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
     """simtable's players on the Pico with a fast dealer: a card slides through the field
@@ -241,9 +243,6 @@ def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
     assert err == ""
     got = [ln for ln in journal.replace("\r\n", "\n").split("\n") if ln.strip()]
     return driver, got
-
-
-DWELL_MS = 40
 
 
 def test_three_cards_a_second_on_the_pico(deployed, tmp_path):
@@ -279,5 +278,5 @@ def test_the_next_card_enters_while_the_last_leaves_on_the_pico(deployed, tmp_pa
     unread = [x for _, x in driver.errors if x.startswith(("! reader unread",
                                                            "! reader two-tags"))]
     assert len(unread) == len(driver.errors) == driver.retries
-    # emulated, so deterministic: 2 cards of 52 dealt again when this was written
+    # emulated, so deterministic: a bound, so that more misses than today fail
     assert driver.retries <= 4, driver.errors

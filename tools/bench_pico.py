@@ -461,7 +461,6 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
         serial = serial_rate(run)
         # a tag-mode run: check the deck with one card on the reader, then stop
         n = len(run.lines)
-        run.driver = None
         run.send("tags check")
         run.run(lambda r: r.saw("ok tags check", n), max_s=p.emulated_now() + 10)
         from boards.simdev import ntag213

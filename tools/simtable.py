@@ -195,7 +195,7 @@ class Driver:
                 # the card enters the field at `at` even when this runs later (the board's
                 # clock jumped: a flash erase stalls the Pico's CPU, not the dealer's hand)
                 self.world.pn532.put(tag, since_ns=int(at * 1e6))
-                self.put_at[k] = min(at, self.world.clock.ms())
+                self.put_at[k] = at
                 self.leaving.append((at + self.dwell_ms, tag))
             self.steps.append((at, slide))
             return

@@ -118,6 +118,7 @@ class PN532:
         self.commands = {}         # command code -> count
         self.rng = seed
         self.irq = IrqPin(self)
+        self.on_field = None       # callback() after a tag enters or leaves (tools/vpico)
         # fault injectors
         self.corrupt_next = 0      # corrupt the DCS of the next n response frames
         self.leave_after = None    # (tag, n): tag leaves the field after n more exchanges
@@ -133,6 +134,8 @@ class PN532:
             now = self.now() if self.bus is not None else 0
             tag.t_in = now if since_ns is None else min(now, since_ns)
             self.field.append(tag)       # a polling InListPassiveTarget finds it later
+        if self.on_field is not None:
+            self.on_field()
 
     def remove(self, tag):
         if self.bus is not None:
@@ -140,6 +143,8 @@ class PN532:
         if tag in self.field:
             self.field.remove(tag)
             tag.state = ntag213.IDLE
+        if self.on_field is not None:
+            self.on_field()
         # the chip still lists it as a target: the next exchange with it times out
 
     def clear_field(self):

@@ -126,6 +126,7 @@ class Pico:
             self.world = sim.build(n_displays=9)    # power-on state of every chip
         w = self.world
         w.buttons = [_Button(self, p, n) for p, n in zip(BUTTON_PINS, sim.BUTTONS)]
+        w.pn532.on_field = self._send_irq   # whoever moves a tag, the IRQ line follows
         w.clock.ns = 0
         self.ns = 0
         self.timers = []
@@ -368,13 +369,11 @@ class Pico:
     def deal(self, tag, dwell_s=None, since_ns=None):
         """Put a tag into the reader's field (and take it out after dwell_s, if given)."""
         self.world.pn532.put(tag, since_ns)
-        self._send_irq()
         if dwell_s is not None:
             self.at(self.emulated_now() + dwell_s, lambda: self.remove(tag))
 
     def remove(self, tag):
         self.world.pn532.remove(tag)
-        self._send_irq()
 
     def _pin(self, pin, level):
         if self.proc is not None:

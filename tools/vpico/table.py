@@ -103,33 +103,6 @@ class SerialLines:
             self.on_line(text)
 
 
-class _Field:
-    """The reader's field as the scripted players use it: a tag put in or taken out
-    also tells the emulator when the PN532's IRQ line falls (Pico.deal / Pico.remove)."""
-
-    def __init__(self, pico):
-        self.pico = pico
-
-    def put(self, tag, since_ns=None):
-        self.pico.deal(tag, since_ns=since_ns)
-
-    def remove(self, tag):
-        self.pico.remove(tag)
-
-    @property
-    def field(self):
-        return self.pico.world.pn532.field
-
-
-class _PlayersWorld:
-    def __init__(self, pico):
-        w = pico.world
-        self.buttons = w.buttons
-        self.clock = w.clock
-        self.displays = w.displays
-        self.pn532 = _Field(pico)
-
-
 class TableRun:
     """Power the deployed Pico on and let a simtable.Driver play; collects what the Pico
     and the emulated clock say. `boot_s` is power-on to the first prompt line."""
@@ -156,7 +129,7 @@ class TableRun:
         self.serial = SerialLines(self._line)
         p.on_serial = self.serial.feed
         p.on_flash = self._flash
-        self.driver.attach(_PlayersWorld(p), lambda line: p.write(line + "\n"))
+        self.driver.attach(w, lambda line: p.write(line + "\n"))
         self.driver.on_action = self._action
         if self.screens:
             self.screens.reset()
