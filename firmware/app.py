@@ -45,6 +45,8 @@ FOLD_IDLE = 240
 # between deals the tail is folded once nothing has happened for this long: a dealer who
 # starts the next deal at once is not met by a blind loop
 QUIET_MS = 1500
+# pages of a card's display that go out before the reader's next round trips
+EARLY_PAGES = 2
 
 try:
     import gc as _gc
@@ -100,6 +102,12 @@ class Table:
         self.hashes = array("i", [0] * 9)
         self.dirty = 0
         self.first = -1
+        self.gen = 0                     # bumped whenever what a display shows may change
+        self.held = -1                   # a display sent in part: its lines are in buf,
+        self.held_gen = 0                # built at this gen, with this highlight and hash
+        self.held_hl = -1
+        self.held_hash = 0
+        self.early = False               # a card's display: EARLY_PAGES before the reader
         self.last_prompt = ""
         self.msg_at = 0
         self.stop = False
@@ -158,7 +166,7 @@ class Table:
                 self.say("! uid map %s: %s" % (st.uid_map, x))
         self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                     timeout_ms=st.timeout_ms)
-        self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms)
+        self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms, st.release_ms)
         if hasattr(b, "make_button_timer"):
             from buttons import SampledButtons
             self.btn = SampledButtons(self.btn, b.make_button_timer)
@@ -245,6 +253,7 @@ class Table:
         ended = e.deals_ended
         why = e.apply(ev, seat, amount, card)
         if why is None:
+            self.ui.acts_e = None        # the actions the views remember are gone
             self.last_ev = ev
             self.undo_ok = (ev in UNDOABLE and e.deals_ended == ended and e.phase != E.PH_OVER
                             and not (e.phase == E.PH_BANKER and ph != E.PH_BANKER))
@@ -441,7 +450,7 @@ class Table:
         p = V.prompt(e, self.ui)
         seat = V.acting_seat(e)
         if e.phase == E.PH_PLAY and seat and not e.card_due():
-            words, buy = V.actions(e, seat)
+            words, buy = V.actions(e, seat, self.ui)
             p += ": " + " ".join(words) + (" (%s)" % buy if buy else "")
         if p != self.last_prompt:
             self.last_prompt = p
@@ -596,6 +605,7 @@ class Table:
         self.ui.fatal = ""
         self._new_session()
         self.dirty |= 0xFF               # clear the stop message on displays now unused too
+        self.gen += 1
 
     # ------------------------------------------------------------------ buttons
     def press(self, b):
@@ -1013,11 +1023,13 @@ class Table:
     # ------------------------------------------------------------------ displays
     def _dirty(self, i):
         self.dirty |= 1 << i
+        self.gen += 1
 
     def _all_dirty(self):
         e = self.e
         n = min(e.seats, 8) if e is not None else 8
         self.dirty |= ((1 << n) - 1) | (1 << BANKER_DISPLAY)
+        self.gen += 1
 
     def _lines(self, i):
         buf = self.buf
@@ -1053,9 +1065,32 @@ class Table:
             self.reader.service()
 
     def _after_page(self):
-        """A display page went out: the reader gets a look, then the loop goes round."""
+        """A display page went out: the reader gets a look, then the loop goes round (the
+        rest of the display follows without building its lines again); the display of a
+        card just read is sent whole first."""
         self._service()
-        return True
+        return not (self.early and self.disp.last_pages < EARLY_PAGES
+                    and self.reader.just_read())
+
+    def _pick(self, d):
+        """The dirty display to draw next: the priority one, else the banker's (it shows
+        who acts, so nearly every event changes it), else the lowest."""
+        i = self.first
+        if i < 0 or not d & (1 << i):
+            i = BANKER_DISPLAY if d & (1 << BANKER_DISPLAY) else 0
+            while not d & (1 << i):
+                i += 1
+        return i
+
+    def _hold(self, i, hl):
+        """Display i's lines are in buf (highlight hl): keep them until gen moves on."""
+        h = hl + 7
+        for k in range(self.pages):
+            h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
+        self.held = i
+        self.held_gen = self.gen
+        self.held_hl = hl
+        self.held_hash = h
 
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
@@ -1066,30 +1101,37 @@ class Table:
         if self.tm_busy:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
         elif d and self.reader is not None and self.reader.urgent():
-            return False                 # a card being read goes before any display page
+            if not (self.first >= 0 and self.reader.just_read()):
+                return False             # a card being read goes before any display page
+            # but two pages of the display of a card just read go before the reader's
+            # next round trips (its release, the next listing: ~15 ms on a Pico), which
+            # a card takes one or two pages to show
+            self.early = True
         if not d:
             return False
-        i = self.first
-        if i < 0 or not d & (1 << i):
-            i = 0
-            while not d & (1 << i):
-                i += 1
+        i = self._pick(d)
         self.first = -1
         self.dirty &= ~(1 << i)
-        hl = self._lines(i)
-        h = hl + 7
-        for k in range(self.pages):
-            h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
+        if i != self.held or self.gen != self.held_gen:
+            self._hold(i, self._lines(i))
+            self._service()              # building the lines took a while on a Pico
+        # else: buf holds display i's lines (the rest of a display a card interrupted):
+        # a page is no reason to build them again
+        hl = self.held_hl
+        h = self.held_hash
         if h == self.hashes[i]:
+            self.held = -1
             return True
         self.hashes[i] = h
-        self._service()                  # building the lines took a while on a Pico
-        r = self.disp.show(i, self.buf, hl, self._page_sent)   # one page a pass
+        r = self.disp.show(i, self.buf, hl, self._page_sent)
+        self.early = False
         if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i
-            self.first = i
-        elif r < 0:
+            self.first = i               # (held: its lines stay in buf)
+            return True
+        self.held = -1
+        if r < 0:
             self.hashes[i] = 0           # try again when it answers
         return True
 
@@ -1248,6 +1290,7 @@ class Table:
     def show_error(self, text):
         """Last resort (main.py): every display says the table stopped."""
         self.ui.fatal = text
+        self.held = -1                   # buf is about to hold other lines
         if self.disp is None:
             return
         for i in range(9):

@@ -2,9 +2,11 @@
 #
 # poll(now_ms) returns at most one event per call: the button index for a short press
 # (reported on release), index + LONG when a press has lasted long_ms (reported while
-# still held; its release is then ignored), CHORD, or -1. A level must be stable for
-# debounce_ms before it counts: contact bounces shorter than that are no press; a contact
-# that opens for longer makes two presses. Two buttons down at once (debounced) take
+# still held; its release is then ignored), CHORD, or -1. A press must be stable for
+# debounce_ms before it counts: contact bounces shorter than that are no press. A release
+# counts once stable for release_ms (by default debounce_ms): a short press acts that
+# long after the finger lets go, so the release wait is kept short (a contact's release
+# bounce lasts a few ms); a contact that opens for longer than it makes two presses. Two buttons down at once (debounced) take
 # neither: CHORD is reported once and both releases are ignored (a palm on the buttons
 # must not both stick and twist). No allocation per poll.
 LONG = 16
@@ -12,11 +14,12 @@ CHORD = 32
 
 
 class Buttons:
-    def __init__(self, pins, debounce_ms=50, long_ms=800):
+    def __init__(self, pins, debounce_ms=50, long_ms=800, release_ms=None):
         self.pins = pins
         n = len(pins)
         self.n = n
         self.debounce = debounce_ms
+        self.release = debounce_ms if release_ms is None else release_ms
         self.long_ms = long_ms
         self.raw = bytearray(b"\x01" * n)      # last level read
         self.state = bytearray(b"\x01" * n)    # debounced level
@@ -26,13 +29,19 @@ class Buttons:
 
     def poll(self, now):
         ev = -1
+        pins = self.pins                 # (locals: on a Pico this runs every 5 ms)
+        raw = self.raw
+        state = self.state
         for i in range(self.n):
-            v = 1 if self.pins[i].value() else 0
-            if v != self.raw[i]:
-                self.raw[i] = v
+            v = 1 if pins[i].value() else 0
+            if v == state[i] and v == raw[i] and v:
+                continue                 # up and still: the usual case
+            if v != raw[i]:
+                raw[i] = v
                 self.since[i] = now
                 continue
-            if v != self.state[i] and now - self.since[i] >= self.debounce:
+            if v != state[i] and now - self.since[i] >= (
+                    self.release if v else self.debounce):
                 if v and not self.long_done[i] and ev >= 0:
                     continue             # a second release in this poll: the next poll
                 self.state[i] = v

@@ -10,7 +10,8 @@
 #   gone_polls = 3            reader: detections a card may miss before it has left
 #   timeout_ms = 150          reader: response timeout
 #   uid_map = uidmap.txt      reader: UID -> card file for blank tags (optional)
-#   debounce_ms = 50          buttons
+#   debounce_ms = 50          buttons: a press counts once it has lasted this long
+#   release_ms = 20           buttons: a release counts once it has lasted this long
 #   long_ms = 800             buttons: a press this long is a long press
 #   seat_displays = on        off: no seat OLEDs, the players' phones are the seat displays
 #   web = on                  a board with a network (Pico W) serves the table (web.py)
@@ -31,6 +32,7 @@ _NUMBERS = {
     "gone_polls": (1, 20),
     "timeout_ms": (20, 2000),
     "debounce_ms": (5, 500),
+    "release_ms": (5, 500),
     "long_ms": (200, 5000),
     "web_port": (1, 65535),
     "web_timeout": (2, 60),
@@ -51,6 +53,7 @@ class Settings:
         self.timeout_ms = 150
         self.uid_map = ""
         self.debounce_ms = 50
+        self.release_ms = 20
         self.long_ms = 800
         self.seat_displays = True
         self.web = True

@@ -137,3 +137,26 @@ def test_ctrl_c_landing_in_the_sampler_reaches_the_main_loop():
     with pytest.raises(KeyboardInterrupt):
         sb.poll()                      # ...and raised where main.py can stop the table
     assert sb.poll() == -1
+
+
+def test_a_release_counts_after_release_ms_and_its_bounces_are_no_second_press():
+    # the press is debounced 50 ms, the release only release_ms (20): a short press acts
+    # 20 ms after the finger lets go, and a release bounce (a few ms) is still no press
+    pin = Pin()
+    b = Buttons([pin], debounce_ms=50, long_ms=800, release_ms=20)
+    levels = [0] * 70 + [1, 0, 0, 1, 0, 1] + [1] * 60
+    assert run(b, pin, levels) == [(95, 0)]                # 75 + 20, once
+    # a contact open for less than release_ms mid-press: still one press
+    levels = [0] * 70 + [1] * 15 + [0] * 70 + [1] * 40
+    assert run(b, pin, levels, start=1000) == [(1175, 0)]
+    # open for longer, closed again for debounce_ms: two presses
+    levels = [0] * 70 + [1] * 25 + [0] * 70 + [1] * 40
+    assert run(b, pin, levels, start=2000) == [(2090, 0), (2185, 0)]
+
+
+def test_settings_take_release_ms():
+    from settings import parse
+    st = parse(["release_ms = 30"])
+    assert st.error is None and st.release_ms == 30
+    assert parse([]).release_ms == 20                      # the default
+    assert "release_ms" in parse(["release_ms = 1"]).error
