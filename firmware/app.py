@@ -1072,6 +1072,26 @@ class Table:
         return not (self.early and self.disp.last_pages < EARLY_PAGES
                     and self.reader.just_read())
 
+    def _pick(self, d):
+        """The dirty display to draw next: the priority one, else the banker's (it shows
+        who acts, so nearly every event changes it), else the lowest."""
+        i = self.first
+        if i < 0 or not d & (1 << i):
+            i = BANKER_DISPLAY if d & (1 << BANKER_DISPLAY) else 0
+            while not d & (1 << i):
+                i += 1
+        return i
+
+    def _hold(self, i, hl):
+        """Display i's lines are in buf (highlight hl): keep them until gen moves on."""
+        h = hl + 7
+        for k in range(self.pages):
+            h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
+        self.held = i
+        self.held_gen = self.gen
+        self.held_hl = hl
+        self.held_hash = h
+
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
@@ -1089,27 +1109,16 @@ class Table:
             self.early = True
         if not d:
             return False
-        i = self.first
-        if i < 0 or not d & (1 << i):
-            # the banker's display next: it shows who acts, so nearly every event changes it
-            i = BANKER_DISPLAY if d & (1 << BANKER_DISPLAY) else 0
-            while not d & (1 << i):
-                i += 1
+        i = self._pick(d)
         self.first = -1
         self.dirty &= ~(1 << i)
-        if i == self.held and self.gen == self.held_gen:
-            hl = self.held_hl            # the rest of a display a card interrupted: buf
-            h = self.held_hash           # holds its lines still (no rebuild for a page)
-        else:
-            hl = self._lines(i)
-            h = hl + 7
-            for k in range(self.pages):
-                h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
-            self.held = i                # kept until gen moves on
-            self.held_gen = self.gen
-            self.held_hl = hl
-            self.held_hash = h
+        if i != self.held or self.gen != self.held_gen:
+            self._hold(i, self._lines(i))
             self._service()              # building the lines took a while on a Pico
+        # else: buf holds display i's lines (the rest of a display a card interrupted):
+        # a page is no reason to build them again
+        hl = self.held_hl
+        h = self.held_hash
         if h == self.hashes[i]:
             self.held = -1
             return True
