@@ -45,8 +45,6 @@ FOLD_IDLE = 240
 # between deals the tail is folded once nothing has happened for this long: a dealer who
 # starts the next deal at once is not met by a blind loop
 QUIET_MS = 1500
-# pages of a card's display that go out before the reader's next round trips
-EARLY_PAGES = 2
 
 try:
     import gc as _gc
@@ -107,7 +105,6 @@ class Table:
         self.held_gen = 0                # built at this gen, with this highlight and hash
         self.held_hl = -1
         self.held_hash = 0
-        self.early = False               # a card's display: EARLY_PAGES before the reader
         self.last_prompt = ""
         self.msg_at = 0
         self.stop = False
@@ -1066,11 +1063,9 @@ class Table:
 
     def _after_page(self):
         """A display page went out: the reader gets a look, then the loop goes round (the
-        rest of the display follows without building its lines again); the display of a
-        card just read is sent whole first."""
+        rest of the display follows without building its lines again)."""
         self._service()
-        return not (self.early and self.disp.last_pages < EARLY_PAGES
-                    and self.reader.just_read())
+        return True
 
     def _pick(self, d):
         """The dirty display to draw next: the priority one, else the banker's (it shows
@@ -1101,12 +1096,7 @@ class Table:
         if self.tm_busy:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
         elif d and self.reader is not None and self.reader.urgent():
-            if not (self.first >= 0 and self.reader.just_read()):
-                return False             # a card being read goes before any display page
-            # but two pages of the display of a card just read go before the reader's
-            # next round trips (its release, the next listing: ~15 ms on a Pico), which
-            # a card takes one or two pages to show
-            self.early = True
+            return False                 # a card being read goes before any display page
         if not d:
             return False
         i = self._pick(d)
@@ -1124,7 +1114,6 @@ class Table:
             return True
         self.hashes[i] = h
         r = self.disp.show(i, self.buf, hl, self._page_sent)
-        self.early = False
         if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i

@@ -268,11 +268,6 @@ class ShoeReader:
         while irq.value() and drvtime.ticks_diff(end, drvtime.ticks_ms()) > 0:
             drvtime.sleep(0.0001)
 
-    def just_read(self):
-        """A card has just been reported and the reader's next round trip (its release,
-        then the next listing) has not been sent yet."""
-        return self._step == _RELEASING + 16 and not self._qn
-
     def urgent(self):
         """True while a card is being read, a response waits or the chip is not listening
         yet (after a card: its release, then the next listing): nothing else should take

@@ -1,9 +1,7 @@
 """Which display the controller draws when (firmware/app.py redraw_one, docs/CONTROLLER.md):
-the display an event concerns first, then the banker's; two pages of a card's own display
-before the reader's next round trips; a display interrupted after a page goes on without
-building its lines again. On the Pico these orderings are what keep a button's or a card's
+the display an event concerns first, then the banker's; a display interrupted after a page
+goes on without building its lines again. On the Pico these orderings are what keep a button's or a card's
 display within tens of milliseconds (tools/bench_pico.py)."""
-import app
 import pytest
 from app_support import Bench
 
@@ -48,26 +46,6 @@ def test_the_banker_display_follows_the_one_the_event_concerns(bench):
     assert shown[:2] == [1, 8]                   # seat 2's display (its stake), then the
     # banker's (who acts now), before the seats' displays in their order
     assert "Seat 3 to stake" in " ".join(bench.screen(8))
-
-
-def test_a_cards_display_goes_before_the_readers_release(bench):
-    # the release and the next listing wait for the card's own display, up to two pages
-    t = bench.t
-    for seat, amount in ((2, 3), (3, 2), (4, 1)):
-        assert bench.send("stake %d %d" % (seat, amount)).startswith("ok")
-    log = record(t)
-    firsts = []
-    for card, display in (("KS", 1), ("2H", 2), ("3C", 3), ("4D", 8)):   # 4D: the banker's
-        n = len(log)
-        out = bench.card(card)
-        assert any(x.startswith("* #") for x in out), out
-        release = [k for k in range(n, len(log)) if log[k] == ("cmd", 0x52)][0]  # InRelease
-        shows = [x for x in log[n:release] if x[0] == "show"]
-        assert shows and shows[0][1] == display, log[n:release + 1]
-        firsts.append(shows[0][2:])
-    # (pages sent or INTERRUPTED, pages drawn): a seat's face-down card is one page, sent
-    # whole; the banker's display changes more and sends EARLY_PAGES before the release
-    assert firsts == [(1, 1), (1, 1), (1, 1), (-2, app.EARLY_PAGES)]
 
 
 def test_an_interrupted_display_is_not_built_again_for_each_page(bench):
