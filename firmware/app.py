@@ -250,7 +250,6 @@ class Table:
         ended = e.deals_ended
         why = e.apply(ev, seat, amount, card)
         if why is None:
-            self.ui.acts_e = None        # the actions the views remember are gone
             self.last_ev = ev
             self.undo_ok = (ev in UNDOABLE and e.deals_ended == ended and e.phase != E.PH_OVER
                             and not (e.phase == E.PH_BANKER and ph != E.PH_BANKER))
@@ -447,7 +446,7 @@ class Table:
         p = V.prompt(e, self.ui)
         seat = V.acting_seat(e)
         if e.phase == E.PH_PLAY and seat and not e.card_due():
-            words, buy = V.actions(e, seat, self.ui)
+            words, buy = V.actions(e, seat)
             p += ": " + " ".join(words) + (" (%s)" % buy if buy else "")
         if p != self.last_prompt:
             self.last_prompt = p
@@ -1067,26 +1066,6 @@ class Table:
         self._service()
         return True
 
-    def _pick(self, d):
-        """The dirty display to draw next: the priority one, else the banker's (it shows
-        who acts, so nearly every event changes it), else the lowest."""
-        i = self.first
-        if i < 0 or not d & (1 << i):
-            i = BANKER_DISPLAY if d & (1 << BANKER_DISPLAY) else 0
-            while not d & (1 << i):
-                i += 1
-        return i
-
-    def _hold(self, i, hl):
-        """Display i's lines are in buf (highlight hl): keep them until gen moves on."""
-        h = hl + 7
-        for k in range(self.pages):
-            h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
-        self.held = i
-        self.held_gen = self.gen
-        self.held_hl = hl
-        self.held_hash = h
-
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
         d = self.dirty
@@ -1099,16 +1078,27 @@ class Table:
             return False                 # a card being read goes before any display page
         if not d:
             return False
-        i = self._pick(d)
+        i = self.first
+        if i < 0 or not d & (1 << i):
+            # the banker's display next: it shows who acts, so nearly every event changes it
+            i = BANKER_DISPLAY if d & (1 << BANKER_DISPLAY) else 0
+            while not d & (1 << i):
+                i += 1
         self.first = -1
         self.dirty &= ~(1 << i)
-        if i != self.held or self.gen != self.held_gen:
-            self._hold(i, self._lines(i))
+        if i == self.held and self.gen == self.held_gen:
+            hl = self.held_hl            # the rest of a display a card interrupted: buf
+            h = self.held_hash           # holds its lines still (no rebuild for a page)
+        else:
+            hl = self._lines(i)
+            h = hl + 7
+            for k in range(self.pages):
+                h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
+            self.held = i                # kept until gen moves on
+            self.held_gen = self.gen
+            self.held_hl = hl
+            self.held_hash = h
             self._service()              # building the lines took a while on a Pico
-        # else: buf holds display i's lines (the rest of a display a card interrupted):
-        # a page is no reason to build them again
-        hl = self.held_hl
-        h = self.held_hash
         if h == self.hashes[i]:
             self.held = -1
             return True

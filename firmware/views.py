@@ -70,9 +70,6 @@ class UI:
         self.shoot_skip = 0       # X2 window: play index the passes have reached
         self.card_up = False      # K_CARD: the card goes face up (the banker display may show it)
         self.card_for = ""        # K_CARD: whose card, for the prompt ("seat 2", "banker")
-        self.acts_e = None        # actions() of this engine as it stands (the controller
-        self.acts_seat = 0        # forgets them when an event moves it): five rule checks,
-        self.acts = None          # asked for by the prompt and the acting seat's display
 
 
 def wrap(text, out, first, last):
@@ -220,11 +217,8 @@ def prompt(e, ui):
     return "Seat %d to play" % acting_seat(e)
 
 
-def actions(e, seat, ui=None):
-    """Legal actions of `seat` now (engine.check): words, and the buy range text
-    (remembered in ui until the engine moves)."""
-    if ui is not None and ui.acts_e is e and ui.acts_seat == seat:
-        return ui.acts
+def actions(e, seat):
+    """Legal actions of `seat` now (engine.check): words, and the buy range text."""
     words = []
     buy = ""
     if e.check(E.EV_STICK, seat) is None:
@@ -245,10 +239,6 @@ def actions(e, seat, ui=None):
         words.append("SPLIT")
     if e.rules.burn and e.check(E.EV_BURN, seat) is None:
         words.append("burn")
-    if ui is not None:
-        ui.acts_e = e
-        ui.acts_seat = seat
-        ui.acts = (words, buy)
     return words, buy
 
 
@@ -425,7 +415,7 @@ def seat_view(e, ui, seat, out):
             out[6] = "Shoot bet? 0 = pass"
         out[7] = entry_line(ui)
     elif acting == seat and ph == E.PH_PLAY:
-        words, buy = actions(e, seat, ui)
+        words, buy = actions(e, seat)
         out[6] = "Your turn"
         text = " ".join(words)
         if buy:
