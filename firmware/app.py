@@ -1080,8 +1080,7 @@ class Table:
             return False
         i = self.first
         if i < 0 or not d & (1 << i):
-            # the banker's display next: it shows who acts, so nearly every event changes it
-            i = BANKER_DISPLAY if d & (1 << BANKER_DISPLAY) else 0
+            i = 0
             while not d & (1 << i):
                 i += 1
         self.first = -1
