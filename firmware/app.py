@@ -101,8 +101,8 @@ class Table:
         self.dirty = 0
         self.first = -1
         self.gen = 0                     # bumped whenever what a display shows may change
-        self.held = -1                   # a display sent in part: its lines are in buf,
-        self.held_gen = 0                # built at this gen, with this highlight and hash
+        self.held = -1                   # the display whose lines are in buf, built at
+        self.held_gen = 0                # held_gen, with this highlight and hash
         self.held_hl = -1
         self.held_hash = 0
         self.last_prompt = ""
@@ -601,7 +601,6 @@ class Table:
         self.ui.fatal = ""
         self._new_session()
         self.dirty |= 0xFF               # clear the stop message on displays now unused too
-        self.gen += 1
 
     # ------------------------------------------------------------------ buttons
     def press(self, b):
@@ -1086,30 +1085,27 @@ class Table:
         self.first = -1
         self.dirty &= ~(1 << i)
         if i == self.held and self.gen == self.held_gen:
-            hl = self.held_hl            # the rest of a display a card interrupted: buf
-            h = self.held_hash           # holds its lines still (no rebuild for a page)
+            hl = self.held_hl            # the rest of an interrupted display: buf holds
+            h = self.held_hash           # its lines still (no rebuild for a page)
         else:
             hl = self._lines(i)
             h = hl + 7
             for k in range(self.pages):
                 h = (h * 31 + hash(self.buf[k])) & 0x3FFFFFFF
-            self.held = i                # kept until gen moves on
+            self.held = i
             self.held_gen = self.gen
             self.held_hl = hl
             self.held_hash = h
             self._service()              # building the lines took a while on a Pico
         if h == self.hashes[i]:
-            self.held = -1
             return True
         self.hashes[i] = h
-        r = self.disp.show(i, self.buf, hl, self._page_sent)
+        r = self.disp.show(i, self.buf, hl, self._page_sent)   # one page a pass
         if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i
-            self.first = i               # (held: its lines stay in buf)
-            return True
-        self.held = -1
-        if r < 0:
+            self.first = i
+        elif r < 0:
             self.hashes[i] = 0           # try again when it answers
         return True
 

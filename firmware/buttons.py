@@ -6,8 +6,8 @@
 # debounce_ms before it counts: contact bounces shorter than that are no press. A release
 # counts once stable for release_ms (by default debounce_ms): a short press acts that
 # long after the finger lets go, so the release wait is kept short (a contact's release
-# bounce lasts a few ms); a contact that opens for longer than it makes two presses. Two buttons down at once (debounced) take
-# neither: CHORD is reported once and both releases are ignored (a palm on the buttons
+# bounce lasts a few ms); a contact that opens for longer than it makes two presses. Two
+# buttons down at once (debounced) take neither: CHORD is reported once and both releases are ignored (a palm on the buttons
 # must not both stick and twist). No allocation per poll.
 LONG = 16
 CHORD = 32

@@ -1,7 +1,7 @@
 """Which display the controller draws when (firmware/app.py redraw_one, docs/CONTROLLER.md):
 the display an event concerns first, then the others in order; a display interrupted after
-a page goes on without building its lines again. On the Pico these orderings are what keep a button's or a card's
-display within tens of milliseconds (tools/bench_pico.py)."""
+a page goes on without building its lines again (on the Pico a rebuild costs 6-10 ms a
+page: tools/bench_pico.py)."""
 import pytest
 from app_support import Bench
 
@@ -11,13 +11,13 @@ TABLE4 = "preset = table\nseats = 4\nbanker = 1\n"
 @pytest.fixture
 def bench(tmp_path):
     b = Bench(str(tmp_path / "flash"), settings=TABLE4)
-    for c in ("QH", "TS", "4C", "9D"):          # the cut: seat 4 wins the bank (9D)... the
-        assert any(x.startswith("* #") for x in b.card(c))  # stakes are due
+    for c in ("QH", "TS", "4C", "9D"):          # the cut; then the stakes are due
+        assert any(x.startswith("* #") for x in b.card(c))
     return b
 
 
 def record(t):
-    """Log every display show (index, result) and every PN532 command the reader sends."""
+    """Log every display show: ("show", index, result, pages drawn)."""
     log = []
     show = t.disp.show
 
@@ -26,12 +26,6 @@ def record(t):
         log.append(("show", i, r, t.disp.last_pages))
         return r
     t.disp.show = logged_show
-    send = t.reader._send
-
-    def logged_send(cmd, params, step):
-        log.append(("cmd", cmd))
-        return send(cmd, params, step)
-    t.reader._send = logged_send
     return log
 
 
