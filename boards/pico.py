@@ -17,6 +17,8 @@ SLOTS = ((0, 0x3C), (1, 0x3C), (2, 0x3C), (3, 0x3C), (4, 0x3C), (5, 0x3C), (6, 0
          (7, 0x3C), (0, 0x3D))
 BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 BUTTON_PINS = (10, 11, 12, 13, 14, 15, 16, 17)
+SIO_GPIO_IN = 0xD0000004     # every GPIO's input level, bits 0..29 (a small int)
+IO_BANK0_INTR = 0x400140F0   # INTR0..3: per GPIO 4 bits (level low, level high, edge low, edge high)
 
 _i2c = None
 _mux = None
@@ -71,6 +73,86 @@ def make_serial():
     """Lines typed on the USB serial port (sys.stdin, polled without blocking)."""
     from serial_lines import StdinLines
     return StdinLines()
+
+
+def make_button_levels():
+    """(levels, all_up): levels() reads every button's pin at once (one register, SIO
+    GPIO_IN) and equals all_up while none is pressed: the sampler's usual case costs one
+    read instead of eight Pin.value() calls (buttons.Buttons.poll)."""
+    from machine import mem32
+    all_up = 0
+    for pin in BUTTON_PINS:
+        all_up |= 1 << pin
+
+    def levels():
+        return mem32[SIO_GPIO_IN] & all_up
+    return levels, all_up
+
+
+def make_button_edges():
+    """A function returning the buttons whose pin changed since its last call (bit i: button
+    i fell, bit 8 + i: it rose), from the edges IO_BANK0 latches in hardware (RP2040
+    datasheet 2.19.6.2): they are kept while no Python runs (littlefs writing the journal
+    for up to 170 ms), when the button timer cannot sample (buttons.Buttons.unseen)."""
+    from machine import mem16
+    spots = []                   # (halfword, shift of the pin's nibble, button index)
+    for i in range(len(BUTTON_PINS)):
+        pin = BUTTON_PINS[i]
+        spots.append((IO_BANK0_INTR + (pin >> 2) * 2, (pin & 3) * 4, i))
+    halves = []
+    masks = []
+    for half, shift, _ in spots:
+        if half not in halves:
+            halves.append(half)
+            masks.append(0)
+        masks[halves.index(half)] |= 0xC << shift      # the two edge bits
+    while len(halves) < 3:       # three reads, unrolled below (GP10..GP17 take three)
+        halves.append(halves[0])
+        masks.append(0)
+    if len(halves) > 3:
+        raise ValueError("buttons spread over more than 3 halfwords of INTR")
+    seen = [0, 0, 0]
+    spots = tuple((halves.index(h), shift, i) for h, shift, i in spots)
+    words = []                   # (word address, its halves' indices)
+    for k in range(3):
+        w = halves[k] & ~3
+        for word in words:
+            if word[0] == w:
+                word[1].append(k)
+                break
+        else:
+            words.append((w, [k]))
+    words = tuple((w, tuple(ks)) for w, ks in words)
+    h0, h1, h2 = halves
+    m0, m1, m2 = masks
+
+    def edges():
+        # the sampler calls this every 5 ms: no loop, no allocation when nothing latched
+        a = mem16[h0] & m0
+        b = mem16[h1] & m1
+        c = mem16[h2] & m2
+        if not (a | b | c):
+            return 0
+        seen[0] = a
+        seen[1] = b
+        seen[2] = c
+        # write 1 to clear; a halfword write reaches both halves of the word (datasheet
+        # 2.1.4), so one write per word clears the bits read in either half
+        for w, ks in words:
+            both = 0
+            for k in ks:
+                both |= seen[k]
+            if both:
+                mem16[w] = both
+        out = 0
+        for k, shift, i in spots:
+            v = seen[k] >> shift
+            if v & 4:
+                out |= 1 << i
+            if v & 8:
+                out |= 0x100 << i
+        return out
+    return edges
 
 
 def make_button_timer(period_ms, callback):

@@ -163,10 +163,12 @@ class Table:
                 self.say("! uid map %s: %s" % (st.uid_map, x))
         self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                     timeout_ms=st.timeout_ms)
-        self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms, st.release_ms)
+        levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
+        self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms, st.release_ms, levels)
         if hasattr(b, "make_button_timer"):
             from buttons import SampledButtons
-            self.btn = SampledButtons(self.btn, b.make_button_timer)
+            edges = b.make_button_edges() if hasattr(b, "make_button_edges") else None
+            self.btn = SampledButtons(self.btn, b.make_button_timer, edges=edges)
         self._all_dirty()
         self._prompt()
         try:

@@ -14,8 +14,11 @@ CHORD = 32
 
 
 class Buttons:
-    def __init__(self, pins, debounce_ms=50, long_ms=800, release_ms=None):
+    def __init__(self, pins, debounce_ms=50, long_ms=800, release_ms=None, levels=None):
         self.pins = pins
+        # the board's (levels(), all_up): every pin in one read, for the usual case
+        self.levels, self.all_up = levels if levels is not None else (None, 0)
+        self.quiet = False                     # all up and settled at the last poll
         n = len(pins)
         self.n = n
         self.debounce = debounce_ms
@@ -28,7 +31,10 @@ class Buttons:
         self.down_at = [0] * n                 # when the debounced press began
 
     def poll(self, now):
+        if self.quiet and self.levels is not None and self.levels() == self.all_up:
+            return -1                    # nothing pressed, nothing pending
         ev = -1
+        quiet = True
         pins = self.pins                 # (locals: on a Pico this runs every 5 ms)
         raw = self.raw
         state = self.state
@@ -36,6 +42,7 @@ class Buttons:
             v = 1 if pins[i].value() else 0
             if v == state[i] and v == raw[i] and v:
                 continue                 # up and still: the usual case
+            quiet = False
             if v != raw[i]:
                 raw[i] = v
                 self.since[i] = now
@@ -61,6 +68,41 @@ class Buttons:
                     and now - self.down_at[i] >= self.long_ms:
                 self.long_done[i] = 1
                 ev = i + LONG
+        self.quiet = quiet
+        return ev
+
+    def unseen(self, edges, prev, now):
+        """Edges the pins' hardware latched since the last poll at `prev` (bit i: button i
+        fell, bit 8 + i: it rose), which the last poll did not see when they came between
+        two polls. A press that began and ended in that time (a sampler held off by the
+        flash for longer than the debounce) becomes a press whose release the next poll
+        sees; a press that began in it counts from `prev`, the earliest it can have. Returns
+        CHORD when such a press met another button down, else -1."""
+        ev = -1
+        self.quiet = False
+        for i in range(self.n):
+            if not (edges >> i) & 0x101:
+                continue
+            up = self.pins[i].value()
+            if up and self.state[i] and (edges >> i) & 0x100 and \
+                    ((edges >> i) & 1 or not self.raw[i]):
+                start = prev if self.raw[i] else self.since[i]
+                if now - start < self.debounce:
+                    continue             # too short to have been a press
+                self.raw[i] = 0
+                self.since[i] = start
+                self.state[i] = 0
+                self.down_at[i] = start
+                self.long_done[i] = 0
+                for j in range(self.n):
+                    if j != i and self.state[j] == 0:   # two at once: neither (as poll)
+                        if not (self.long_done[i] and self.long_done[j]):
+                            ev = CHORD
+                        self.long_done[i] = 1
+                        self.long_done[j] = 1
+            elif not up and self.raw[i] and (edges >> i) & 1:
+                self.raw[i] = 0
+                self.since[i] = prev
         return ev
 
     def any_down(self):
@@ -76,7 +118,7 @@ class SampledButtons:
     lost however long a display redraw takes. The timer's callback runs Buttons.poll on the
     elapsed milliseconds and queues the events (no allocation); poll() takes one."""
 
-    def __init__(self, buttons, make_timer, period_ms=5, ticks=None, diff=None):
+    def __init__(self, buttons, make_timer, period_ms=5, ticks=None, diff=None, edges=None):
         if ticks is None:
             import time
             ticks = time.ticks_ms
@@ -90,6 +132,9 @@ class SampledButtons:
         self.head = 0                        # written by poll() only
         self.tail = 0                        # written by the timer only: no lost update
         self.interrupted = False
+        self.edges = edges                   # the board's latched edges (Buttons.unseen)
+        if edges is not None:
+            edges()                          # latched while the pins were set up: none ours
         self._cb = self._sample              # one bound method, made once
         self.timer = make_timer(period_ms, self._cb)
 
@@ -98,15 +143,24 @@ class SampledButtons:
         # stalled) ticks are dropped, and a press must still last what it lasted
         try:
             t = self.ticks()
-            self.ms += self.diff(t, self.last)
+            prev = self.ms
+            self.ms = now = prev + self.diff(t, self.last)
             self.last = t
-            ev = self.b.poll(self.ms)
-            if ev >= 0 and (self.tail - self.head) & 31 < 16:
-                self.q[self.tail & 15] = ev
-                self.tail = (self.tail + 1) & 31
+            if self.edges is not None:
+                e = self.edges()
+                if e and self.b.unseen(e, prev, now) >= 0:
+                    self._put(CHORD)
+            ev = self.b.poll(now)
+            if ev >= 0:
+                self._put(ev)
         except KeyboardInterrupt:
             # ctrl-C on the serial line landed in this callback: hand it to the main loop
             self.interrupted = True
+
+    def _put(self, ev):
+        if (self.tail - self.head) & 31 < 16:
+            self.q[self.tail & 15] = ev
+            self.tail = (self.tail + 1) & 31
 
     def poll(self, now=0):
         if self.interrupted:

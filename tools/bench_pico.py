@@ -56,32 +56,50 @@ def _vpico():
 
 
 # --------------------------------------------------------------------------- the flash
+def _bundle(dest):
+    """The .mpy bundle tools/deploy.py builds (what `make deploy` copies) in `dest`;
+    returns ({device path: bytes}, a hash of them)."""
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"),
+                    "--bundle", dest], check=True, capture_output=True, timeout=300)
+    files = {}
+    h = hashlib.sha256()
+    for dirpath, _, names in sorted(os.walk(dest)):
+        for name in sorted(names):
+            p = os.path.join(dirpath, name)
+            rel = os.path.relpath(p, dest).replace(os.sep, "/")
+            with open(p, "rb") as f:
+                files[rel] = f.read()
+            h.update(rel.encode())
+            h.update(files[rel])
+    return files, h.hexdigest()[:16]
+
+
 def bundle_key():
     """A hash of the .mpy bundle tools/deploy.py builds (the cached flash follows it)."""
     tmp = tempfile.mkdtemp(prefix="bundle-")
     try:
-        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"),
-                        "--bundle", tmp], check=True, capture_output=True, timeout=300)
-        h = hashlib.sha256()
-        for dirpath, _, files in sorted(os.walk(tmp)):
-            for name in sorted(files):
-                p = os.path.join(dirpath, name)
-                h.update(os.path.relpath(p, tmp).encode())
-                with open(p, "rb") as f:
-                    h.update(f.read())
-        return h.hexdigest()[:16]
+        return _bundle(tmp)[1]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def deployed_flash(dest, log=print):
-    """A 2 MiB flash image holding the stock UF2 and the firmware deployed with
-    tools/deploy.py over the virtual Pico's USB (cached under build/vpico/ by bundle)."""
+    """A 2 MiB flash image holding the stock UF2 and the deploy bundle's files (cached
+    under build/vpico/ by bundle). The files are written through the raw REPL at instants
+    of emulated time, not by `make deploy` over TCP (test_vpico_firmware runs that): littlefs
+    stamps each file with the time it was written and seeds its block allocator from the
+    metadata's checksums, so a deploy paced by the host's wall clock placed the journal's
+    blocks differently from one run to the next, and with them every figure measured here."""
     pico = _vpico()
     os.makedirs(CACHE, exist_ok=True)
-    cached = os.path.join(CACHE, "deployed-%s.bin" % bundle_key())
+    tmp_dir = tempfile.mkdtemp(prefix="bundle-")
+    try:
+        files, key = _bundle(tmp_dir)
+    finally:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
+    cached = os.path.join(CACHE, "bundle-%s.bin" % key)
     if not os.path.exists(cached):
-        log("deploying the .mpy bundle to a fresh virtual Pico (once per firmware change)...")
+        log("writing the .mpy bundle to a fresh virtual Pico (once per firmware change)...")
         tmp = "%s.%d.tmp" % (cached, os.getpid())
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -89,9 +107,9 @@ def deployed_flash(dest, log=print):
         p = None
         try:
             p, _ = table.fresh_pico(tmp)
-            table.make_deploy(p)                   # `make deploy PORT=socket://...`
+            p.put_files(files)
         except pico.VpicoError as x:
-            raise BenchError("deploying to the virtual Pico failed: %s" % x)
+            raise BenchError("writing the firmware to the virtual Pico failed: %s" % x)
         finally:
             if p is not None:
                 p.close()

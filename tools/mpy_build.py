@@ -9,6 +9,7 @@ site-packages never shadow firmware/busio.py and firmware/digitalio.py under Mic
 """
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 
@@ -39,34 +40,58 @@ def site_packages():
     return os.path.dirname(spec.origin)
 
 
-def compile_one(src, dst):
+# Bumped when the compiled form changes: a build/mpy of another form is compiled anew.
+FORM = "source named as on the device (-s)\n"
+
+
+def _fresh_out():
+    """build/mpy compiled in this FORM (the mtime check alone would keep older files)."""
+    stamp = os.path.join(OUT, "form.txt")
+    try:
+        with open(stamp) as f:
+            if f.read() == FORM:
+                return
+    except OSError:
+        pass
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    with open(stamp, "w") as f:
+        f.write(FORM)
+
+
+def compile_one(src, dst, name):
+    """`name` is the file as the device names it ("app.py", "boards/sim.py"): mpy-cross keeps
+    the source's name in the .mpy and the VM interns it, so a full path would make the heap a
+    test measures depend on where the clone lies (CI's longer path ran out of a 200k heap)."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     if os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src):
         return
-    subprocess.run([MPY_CROSS, "-o", dst, src], check=True)
+    subprocess.run([MPY_CROSS, "-s", name, "-o", dst, src], check=True)
 
 
 def build_lib():
+    _fresh_out()
     sp = site_packages()
     lib = os.path.join(OUT, "lib")
     for rel in DRIVER_FILES + WEB_FILES:
-        compile_one(os.path.join(sp, rel), os.path.join(lib, rel[:-3] + ".mpy"))
+        compile_one(os.path.join(sp, rel), os.path.join(lib, rel[:-3] + ".mpy"), rel)
     return lib
 
 
 def build_app():
     """firmware/*.py flat (as on the Pico) plus the boards package."""
+    _fresh_out()
     app = os.path.join(OUT, "app")
     for name in os.listdir(os.path.join(ROOT, "firmware")):
         if name.endswith(".py"):
             compile_one(os.path.join(ROOT, "firmware", name),
-                        os.path.join(app, name[:-3] + ".mpy"))
+                        os.path.join(app, name[:-3] + ".mpy"), name)
     for dirpath, _, files in os.walk(os.path.join(ROOT, "boards")):
         for name in files:
             if name.endswith(".py"):
                 src = os.path.join(dirpath, name)
                 rel = os.path.relpath(src, ROOT)
-                compile_one(src, os.path.join(app, rel[:-3] + ".mpy"))
+                compile_one(src, os.path.join(app, rel[:-3] + ".mpy"), rel)
     return app
 
 
