@@ -1285,5 +1285,10 @@ def main(board=None, root=""):
     if board is None:
         import board
     table = Table(board, root)
-    table.boot()
-    table.run()
+    try:
+        table.boot()
+        table.run()
+    finally:
+        btn = getattr(table, "btn", None)
+        if hasattr(btn, "stop"):
+            btn.stop()               # the Pico's button timer would sample on at the REPL

@@ -157,6 +157,11 @@ class SampledButtons:
             # ctrl-C on the serial line landed in this callback: hand it to the main loop
             self.interrupted = True
 
+    def stop(self):
+        """The table stopped (halt, ctrl-C, an error): no more samples at the REPL."""
+        if hasattr(self.timer, "deinit"):
+            self.timer.deinit()
+
     def _put(self, ev):
         if (self.tail - self.head) & 31 < 16:
             self.q[self.tail & 15] = ev

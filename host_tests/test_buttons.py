@@ -313,3 +313,35 @@ def test_edges_latched_before_the_sampler_starts_are_no_press():
         clock[0] = ms
         cbs[0](None)
     assert events(sb) == []
+
+
+def test_a_stopped_table_stops_its_button_timer(tmp_path, monkeypatch):
+    # at `halt` (or ctrl-C, or an error) the Pico's 5 ms sampler must not go on running
+    # at the REPL (it kept sampling, and its time landed in whatever ran there)
+    import time
+    import types
+
+    import app
+    from boards import sim
+    from serial_lines import QueueLines
+
+    class Timer:
+        running = True
+
+        def deinit(self):
+            self.running = False
+    timers = []
+
+    def make_button_timer(period, cb):
+        timers.append(Timer())
+        return timers[-1]
+    board = types.ModuleType("board")
+    board.__dict__.update({k: getattr(sim, k) for k in dir(sim) if not k.startswith("__")})
+    board.make_button_timer = make_button_timer
+    monkeypatch.setattr(time, "ticks_ms", lambda: 0, raising=False)      # MicroPython's
+    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
+    w = sim.build(n_displays=9)
+    w.serial = QueueLines()
+    w.serial.push("halt")
+    app.main(board, str(tmp_path) + "/")
+    assert len(timers) == 1 and not timers[0].running

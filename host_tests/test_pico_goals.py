@@ -1,5 +1,5 @@
 """The fit-and-speed goals (README "Measurements on the virtual Pico") on the virtual
-Pico: the stock MicroPython UF2, the firmware deployed as .mpy files by `make deploy`,
+Pico: the stock MicroPython UF2, the firmware as the .mpy files `make deploy` copies,
 emulated time with the CPU, the I2C bus and the flash charged. A short session (3 seats,
 one deal, a tag-mode run, a boot with that session's journal) measured by the same code
 as `tools/bench_pico.py`. Emulated time and the Pico's heap are deterministic, so each
@@ -64,10 +64,11 @@ def test_heap(measured):
 
 
 def test_the_scripted_session_was_played_to_its_end(measured):
-    # every scripted event acknowledged (a refusal seen on the way is reported by
-    # tools/bench_pico.py; the players then repeat the action)
+    # every scripted event acknowledged, and no refusal on the way: a press lost inside a
+    # journal fold showed here as "! nothing to confirm" (the players then repeat the
+    # action) before the sampler took the edges the RP2040 latches (boards/pico.py)
     assert measured["events"] >= 30
-    assert len(measured["refusals"]) <= 2, measured["refusals"]
+    assert measured["refusals"] == [], measured["refusals"]
 
 
 def test_a_session_on_the_pico_kept_its_ledger(measured):
@@ -78,13 +79,13 @@ def test_a_session_on_the_pico_kept_its_ledger(measured):
 
 # Goals the .mpy firmware does not meet yet (README: by how much, and the frozen
 # alternative): these hold the figures where they are, so that they cannot grow unseen.
-PICO_HEAP_PEAK = 140 * 1024          # goal 80 KB; 137,408 bytes in this test (133.7 KB in the 8-seat bench):
-# the figure taken at 'halt' after the tag-mode run keeps about 8 KB more than the REPL's own
-# collection does a moment later (127,440 bytes: the code grew 0.6 KB): a stale word on the
-# loop's stack, the collector being conservative (README; was 129,456)
-PICO_BLOCK = 24 * 1024               # goal 64 KB; 33,952 bytes in this test, 20.6 KB after the 8-seat bench
+PICO_HEAP_PEAK = 140 * 1024          # goal 80 KB; 139,584 bytes in this test (README): the
+# figure taken at 'halt' after the tag-mode run keeps about 8 KB more than the REPL's own
+# collection does a moment later: a stale word on the loop's stack, the collector being
+# conservative (README; was 137,408 before the latched button edges, 129,456 before that)
+PICO_BLOCK = 24 * 1024               # goal 64 KB; 26,784 bytes in this test
 PICO_CARD_AVG = 75.0                 # goal 30 ms; the 8-seat bench: avg 56.7, p95 98.7, max 126.1
 PICO_CARD_P95 = 125.0                # goal 50 ms
 PICO_CARD_MAX = 150.0                # goal 80 ms
-PICO_BUTTON_MAX = 280.0              # goal 50 ms; 136 ms in the 8-seat bench: a journal fold on a player's turn
+PICO_BUTTON_MAX = 280.0              # goal 50 ms; 149 ms in this test: a journal fold on a player's turn
 PICO_ENGINE_MAX_US = 6000            # goal 1 ms; avg 0.6 ms, max 5.1 ms (interrupts included)

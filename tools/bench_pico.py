@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The fit-and-speed goals, measured on the virtual Pico (tools/vpico: the stock MicroPython
-v1.28.0 UF2 on an emulated RP2040, the firmware as .mpy files deployed by tools/deploy.py,
+v1.28.0 UF2 on an emulated RP2040, the firmware as the .mpy files tools/deploy.py copies,
 emulated time with bus, flash and CPU charged). Prints each goal's row with the goal
 beside it; exit status 1 if one is missed (with --check).
 
