@@ -92,70 +92,88 @@ def make_button_levels():
 def make_button_edges():
     """A function returning the buttons whose pin changed since its last call (bit i: button
     i fell, bit 8 + i: it rose), from the edges IO_BANK0 latches in hardware (RP2040
-    datasheet 2.19.6.2): they are kept while no Python runs (littlefs writing the journal
-    for up to 170 ms), when the button timer cannot sample (buttons.Buttons.unseen)."""
-    from machine import mem16
-    spots = []                   # (halfword, shift of the pin's nibble, button index)
-    for i in range(len(BUTTON_PINS)):
-        pin = BUTTON_PINS[i]
-        spots.append((IO_BANK0_INTR + (pin >> 2) * 2, (pin & 3) * 4, i))
-    halves = []
-    masks = []
-    for half, shift, _ in spots:
-        if half not in halves:
-            halves.append(half)
-            masks.append(0)
-        masks[halves.index(half)] |= 0xC << shift      # the two edge bits
-    while len(halves) < 3:       # three reads, unrolled below (GP10..GP17 take three)
-        halves.append(halves[0])
-        masks.append(0)
-    if len(halves) > 3:
-        raise ValueError("buttons spread over more than 3 halfwords of INTR")
-    seen = [0, 0, 0]
-    spots = tuple((halves.index(h), shift, i) for h, shift, i in spots)
-    words = []                   # (word address, its halves' indices)
-    for k in range(3):
-        w = halves[k] & ~3
-        for word in words:
-            if word[0] == w:
-                word[1].append(k)
-                break
-        else:
-            words.append((w, [k]))
-    words = tuple((w, tuple(ks)) for w, ks in words)
-    h0, h1, h2 = halves
-    m0, m1, m2 = masks
+    datasheet 2.19.6.2): they are kept while no Python runs (a flash erase holds every
+    interrupt off for 45 ms, the button timer's too: buttons.Buttons.unseen).
+    No pin on this board may take a Pin.irq: the rp2 port's GPIO interrupt handler then
+    acknowledges every pin's latched edges (ports/rp2/machine_pin.c gpio_irq)."""
+    return _ButtonEdges(BUTTON_PINS).take
 
-    def edges():
-        # the sampler calls this every 5 ms: no loop, no allocation when nothing latched
-        a = mem16[h0] & m0
-        b = mem16[h1] & m1
-        c = mem16[h2] & m2
+
+class _ButtonEdges:
+    # A bound method, not a closure: calling a closure over more than a few variables
+    # allocates its arguments on the heap, which a hard interrupt handler may not do.
+
+    def __init__(self, pins):
+        from machine import mem16
+        self.mem16 = mem16
+        spots = []               # (halfword, shift of the pin's nibble, button index)
+        for i in range(len(pins)):
+            pin = pins[i]
+            spots.append((IO_BANK0_INTR + (pin >> 2) * 2, (pin & 3) * 4, i))
+        halves = []
+        masks = []
+        for half, shift, _ in spots:
+            if half not in halves:
+                halves.append(half)
+                masks.append(0)
+            masks[halves.index(half)] |= 0xC << shift      # the two edge bits
+        if len(halves) > 3:
+            raise ValueError("buttons spread over more than 3 halfwords of INTR")
+        while len(halves) < 3:   # three reads, unrolled in take() (GP10..GP17 take three)
+            halves.append(halves[0])
+            masks.append(0)
+        self.h0, self.h1, self.h2 = halves
+        self.m0, self.m1, self.m2 = masks
+        self.seen = [0, 0, 0]
+        self.spots = tuple((halves.index(h), shift, i) for h, shift, i in spots)
+        words = []               # (word address, its halves' indices)
+        for k in range(3):
+            w = halves[k] & ~3
+            for word in words:
+                if word[0] == w:
+                    word[1].append(k)
+                    break
+            else:
+                words.append((w, [k]))
+        self.words = tuple((w, tuple(ks)) for w, ks in words)
+
+    def take(self):
+        # called every 5 ms from the button timer's interrupt: no allocation, no loop
+        # when nothing is latched (the usual case)
+        mem16 = self.mem16
+        a = mem16[self.h0] & self.m0
+        b = mem16[self.h1] & self.m1
+        c = mem16[self.h2] & self.m2
         if not (a | b | c):
             return 0
+        seen = self.seen
         seen[0] = a
         seen[1] = b
         seen[2] = c
         # write 1 to clear; a halfword write reaches both halves of the word (datasheet
         # 2.1.4), so one write per word clears the bits read in either half
-        for w, ks in words:
+        for w, ks in self.words:
             both = 0
             for k in ks:
                 both |= seen[k]
             if both:
                 mem16[w] = both
         out = 0
-        for k, shift, i in spots:
+        for k, shift, i in self.spots:
             v = seen[k] >> shift
             if v & 4:
                 out |= 1 << i
             if v & 8:
                 out |= 0x100 << i
         return out
-    return edges
 
 
 def make_button_timer(period_ms, callback):
-    """A periodic timer (soft IRQ) sampling the buttons, independent of the main loop."""
+    """A periodic timer sampling the buttons, independent of the main loop. A hard one: its
+    callback interrupts whatever runs, C code included (littlefs folding the journal holds
+    Python off for up to 170 ms, a soft timer's callback with it); it must not allocate
+    (buttons.SampledButtons)."""
+    import micropython
     from machine import Timer
-    return Timer(period=period_ms, mode=Timer.PERIODIC, callback=callback)
+    micropython.alloc_emergency_exception_buf(100)     # an error in it is still reported
+    return Timer(period=period_ms, mode=Timer.PERIODIC, callback=callback, hard=True)

@@ -116,7 +116,11 @@ class SampledButtons:
     """Buttons sampled by a timer (the board's make_button_timer, e.g. every 5 ms) rather
     than by the main loop, whose passes can be longer than a quick press: a press is never
     lost however long a display redraw takes. The timer's callback runs Buttons.poll on the
-    elapsed milliseconds and queues the events (no allocation); poll() takes one."""
+    elapsed milliseconds and queues the events; poll() takes one. On the Pico the callback
+    is a hard interrupt (it must run while littlefs works in C): it may not allocate, and
+    the main loop's poll() and the callback share only the queue's head and tail, each
+    written by one side. Edges the board latched (`edges`) cover spells in which no
+    interrupt runs at all (a flash erase)."""
 
     def __init__(self, buttons, make_timer, period_ms=5, ticks=None, diff=None, edges=None):
         if ticks is None:

@@ -117,7 +117,7 @@ def test_power_cuts_on_micropython(tmp_path):
     cuts = [3, len(events) // 3, 2 * len(events) // 3, len(events) - 1]
     resumed = []
     for cut in cuts + [None]:
-        r = S.OnVM(flash, d, heap="200k")
+        r = S.OnVM(flash, d, heap=S.VM_HEAP)
         r.cut_after = cut
         rc, happened = r.run()
         resumed.append([x for x in d.output if x.startswith("# resume #")][-1])

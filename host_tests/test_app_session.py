@@ -59,7 +59,7 @@ def check_session(head, events, flash, driver, screens, runner):
 
 
 def test_table_session_on_micropython(tmp_path):
-    r = play(tmp_path, S.OnVM, heap="200k")
+    r = play(tmp_path, S.OnVM, heap=S.VM_HEAP)
     check_session(*r)
 
 

@@ -22,7 +22,7 @@ def fast_session(tmp_path, seats, seed, deal_ms, storm_ms=300, think_ms=40, on_v
                       think_ms=think_ms)
     screens = S.Screens(seats)
     if on_vm:
-        runner = S.OnVM(flash, driver, screens, heap="200k")
+        runner = S.OnVM(flash, driver, screens, heap=S.VM_HEAP)
         rc, _ = runner.run()
         assert rc == 0, "\n".join(driver.output[-20:])
         return head, events, flash, driver, screens, runner, None

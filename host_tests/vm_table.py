@@ -12,7 +12,7 @@ from boards.simdev import ntag213
 
 
 class VMTable:
-    def __init__(self, flash, settings, heap="200k", wall_s=240, cpu_us=0):
+    def __init__(self, flash, settings, heap=S.VM_HEAP, wall_s=240, cpu_us=0):
         S.fresh_flash(flash, settings)
         self.flash = flash
         self.heap = heap

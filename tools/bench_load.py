@@ -64,7 +64,7 @@ def serial_throughput(lines):
         S.fresh_flash(tmp, S.settings_text("table", 4))
         w = sim.build(n_displays=9)
         bridge = hwbridge.Bridge(w)
-        proc = hwbridge.start(S.VM_MAIN, "200k", cwd=tmp)
+        proc = hwbridge.start(S.VM_MAIN, S.VM_HEAP, cwd=tmp)
         st = {"n": 0, "t0": None, "t1": None, "sent": False}
 
         def on_output(line):

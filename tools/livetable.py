@@ -40,9 +40,7 @@ from cards import card_name, parse_card  # noqa: E402
 from transcript import parse_event, strip  # noqa: E402
 
 BUTTONS = sim.BUTTONS
-# The VM's heap. 192k (make sim's) boots a new session but not always a resumed one: a
-# 3-seat journal of 18 events fails with MemoryError in ShoeReader() at boot (64-bit VM).
-HEAP = "256k"
+HEAP = S.VM_HEAP          # the VM's heap (simtable)
 HOLD_MS = 120            # a click or a key is held at least this long (debounce is 50 ms)
 LONG_MS = 1000           # a long press (the firmware's long_ms is 800)
 AUTO_WAIT_MS = 400       # the dealer who deals by himself waits this long for a card

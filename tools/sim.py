@@ -2,7 +2,7 @@
 """`make sim`: the firmware plays a whole session on the simulated board.
 
     .venv/bin/python tools/sim.py [--seed N] [--seats N] [--preset table|classic|casino]
-                                  [--speed X] [--heap 200k] [--deals N] [--interactive]
+                                  [--speed X] [--heap 256k] [--deals N] [--interactive]
                                   [--out out] [--no-images]
 
 The firmware (.mpy files) runs on the MicroPython VM with a Pico-sized heap; the chip
@@ -37,7 +37,7 @@ def parse_args(argv):
                     help="2-8, the banker included (casino: players, 1-7); default 4")
     ap.add_argument("--preset", default="table", choices=("table", "classic", "casino"))
     ap.add_argument("--speed", type=float, default=1.0)
-    ap.add_argument("--heap", default="200k")
+    ap.add_argument("--heap", default=S.VM_HEAP)
     ap.add_argument("--deals", type=int, default=0, help="classic/casino: deals to play (8)")
     ap.add_argument("--banker", type=int, default=0, help="first banker (0: the cut)")
     ap.add_argument("--interactive", action="store_true")

@@ -442,12 +442,17 @@ class _LineOut:
 
 
 VM_MAIN = os.path.join(ROOT, "tools", "vm", "sim_main.py")
+# The VM's heap for the sims and tests: the Pico's 241,776 bytes hold the firmware with room
+# to spare (the virtual Pico's own tests assert its heap); the 64-bit VM's objects are about
+# twice as big, and the firmware needs about 200k there (tools/bench_app.py finds the
+# smallest): running at that edge made every small code change a MemoryError at boot.
+VM_HEAP = "256k"
 
 
 class OnVM:
     """The firmware as .mpy files on the MicroPython VM (`-X heapsize`), devices here."""
 
-    def __init__(self, flash, driver, screens=None, heap="256k", pace=None, on_frame=None):
+    def __init__(self, flash, driver, screens=None, heap=VM_HEAP, pace=None, on_frame=None):
         self.flash = flash
         self.driver = driver
         self.screens = screens
