@@ -18,7 +18,7 @@ SLOTS = ((0, 0x3C), (1, 0x3C), (2, 0x3C), (3, 0x3C), (4, 0x3C), (5, 0x3C), (6, 0
 BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 BUTTON_PINS = (10, 11, 12, 13, 14, 15, 16, 17)
 SIO_GPIO_IN = 0xD0000004     # every GPIO's input level, bits 0..29 (a small int)
-IO_BANK0_INTR = 0x400140F0   # INTR0..3: per GPIO 4 bits (level low, level high, edge low, edge high)
+IO_BANK0_INTR = 0x400140F0   # INTR0..3: 4 bits a GPIO: level low, level high, edge low, high
 
 _i2c = None
 _mux = None

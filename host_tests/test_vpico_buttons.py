@@ -81,7 +81,7 @@ def ran(tmp_path_factory):
     from vpico.pico import VpicoError
     d = tmp_path_factory.mktemp("vpico_buttons")
     try:
-        files, _ = B._bundle(str(d / "bundle"))
+        files, _ = B.bundle_files(str(d / "bundle"))
         pico, _ = table.fresh_pico(str(d / "flash.bin"))
     except VpicoError as x:
         pytest.fail("the virtual Pico cannot run: %s" % x)

@@ -56,7 +56,7 @@ def _vpico():
 
 
 # --------------------------------------------------------------------------- the flash
-def _bundle(dest):
+def bundle_files(dest):
     """The .mpy bundle tools/deploy.py builds (what `make deploy` copies) in `dest`;
     returns ({device path: bytes}, a hash of them)."""
     subprocess.run([sys.executable, os.path.join(ROOT, "tools", "deploy.py"),
@@ -74,15 +74,6 @@ def _bundle(dest):
     return files, h.hexdigest()[:16]
 
 
-def bundle_key():
-    """A hash of the .mpy bundle tools/deploy.py builds (the cached flash follows it)."""
-    tmp = tempfile.mkdtemp(prefix="bundle-")
-    try:
-        return _bundle(tmp)[1]
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
 def deployed_flash(dest, log=print):
     """A 2 MiB flash image holding the stock UF2 and the deploy bundle's files (cached
     under build/vpico/ by bundle). The files are written through the raw REPL at instants
@@ -94,7 +85,7 @@ def deployed_flash(dest, log=print):
     os.makedirs(CACHE, exist_ok=True)
     tmp_dir = tempfile.mkdtemp(prefix="bundle-")
     try:
-        files, key = _bundle(tmp_dir)
+        files, key = bundle_files(tmp_dir)
     finally:
         shutil.rmtree(tmp_dir, ignore_errors=True)
     cached = os.path.join(CACHE, "bundle-%s.bin" % key)
