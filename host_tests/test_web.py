@@ -451,7 +451,16 @@ def test_the_pages_in_a_browser_show_the_engine(tmp_path):
             box = seat_b.find_element(By.NAME, "code")
             box.send_keys(codes[seat][::-1] if codes[seat][::-1] != codes[seat] else "000000")
             box.submit()
-            assert "Wrong code" in seat_b.find_element(By.ID, "msg").text
+            # submit() returns before the answer page has loaded: wait for it (a lookup at
+            # once found no #msg now and then, the old page going)
+            from selenium.common.exceptions import StaleElementReferenceException
+            from selenium.webdriver.support.ui import WebDriverWait
+
+            def refused(d):
+                msg = d.find_elements(By.ID, "msg")
+                return bool(msg) and "Wrong code" in msg[0].text
+            WebDriverWait(seat_b, 30, ignored_exceptions=(
+                StaleElementReferenceException,)).until(refused)
             box = seat_b.find_element(By.NAME, "code")
             box.send_keys(codes[seat])
             box.submit()
