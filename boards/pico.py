@@ -126,16 +126,10 @@ class _ButtonEdges:
         self.m0, self.m1, self.m2 = masks
         self.seen = [0, 0, 0]
         self.spots = tuple((halves.index(h), shift, i) for h, shift, i in spots)
-        words = []               # (word address, its halves' indices)
-        for k in range(3):
-            w = halves[k] & ~3
-            for word in words:
-                if word[0] == w:
-                    word[1].append(k)
-                    break
-            else:
-                words.append((w, [k]))
-        self.words = tuple((w, tuple(ks)) for w, ks in words)
+        # write 1 to clear: a halfword write reaches both halves of its word (datasheet
+        # 2.1.4), so it clears the same bits of the other half too; those were read in the
+        # same take(), unless they latched in the microseconds between read and write
+        self.w0, self.w1, self.w2 = (h & ~3 for h in halves)
 
     def take(self):
         # called every 5 ms from the button timer's interrupt: no allocation, no loop
@@ -150,14 +144,12 @@ class _ButtonEdges:
         seen[0] = a
         seen[1] = b
         seen[2] = c
-        # write 1 to clear; a halfword write reaches both halves of the word (datasheet
-        # 2.1.4), so one write per word clears the bits read in either half
-        for w, ks in self.words:
-            both = 0
-            for k in ks:
-                both |= seen[k]
-            if both:
-                mem16[w] = both
+        if a:
+            mem16[self.w0] = a
+        if b:
+            mem16[self.w1] = b
+        if c:
+            mem16[self.w2] = c
         out = 0
         for k, shift, i in self.spots:
             v = seen[k] >> shift

@@ -51,18 +51,13 @@ class Buttons:
                     self.release if v else self.debounce):
                 if v and not self.long_done[i] and ev >= 0:
                     continue             # a second release in this poll: the next poll
-                self.state[i] = v
                 if v == 0:
-                    self.down_at[i] = self.since[i]
-                    self.long_done[i] = 0
-                    for j in range(self.n):
-                        if j != i and self.state[j] == 0:      # two at once: neither
-                            if not (self.long_done[i] and self.long_done[j]):
-                                ev = CHORD
-                            self.long_done[i] = 1
-                            self.long_done[j] = 1
-                elif not self.long_done[i]:
-                    ev = i
+                    if self._pressed(i, self.since[i]):
+                        ev = CHORD
+                else:
+                    self.state[i] = 1
+                    if not self.long_done[i]:
+                        ev = i
                 continue
             if v == 0 and self.state[i] == 0 and not self.long_done[i] and ev < 0 \
                     and now - self.down_at[i] >= self.long_ms:
@@ -70,6 +65,21 @@ class Buttons:
                 ev = i + LONG
         self.quiet = quiet
         return ev
+
+    def _pressed(self, i, at):
+        """Button i's press counts from `at`. True when another button is down too: two
+        at once take neither (CHORD, reported once)."""
+        self.state[i] = 0
+        self.down_at[i] = at
+        self.long_done[i] = 0
+        chord = False
+        for j in range(self.n):
+            if j != i and self.state[j] == 0:
+                if not (self.long_done[i] and self.long_done[j]):
+                    chord = True
+                self.long_done[i] = 1
+                self.long_done[j] = 1
+        return chord
 
     def unseen(self, edges, prev, now):
         """Edges the pins' hardware latched since the last poll at `prev` (bit i: button i
@@ -91,15 +101,8 @@ class Buttons:
                     continue             # too short to have been a press
                 self.raw[i] = 0
                 self.since[i] = start
-                self.state[i] = 0
-                self.down_at[i] = start
-                self.long_done[i] = 0
-                for j in range(self.n):
-                    if j != i and self.state[j] == 0:   # two at once: neither (as poll)
-                        if not (self.long_done[i] and self.long_done[j]):
-                            ev = CHORD
-                        self.long_done[i] = 1
-                        self.long_done[j] = 1
+                if self._pressed(i, start):
+                    ev = CHORD
             elif not up and self.raw[i] and (edges >> i) & 1:
                 self.raw[i] = 0
                 self.since[i] = prev

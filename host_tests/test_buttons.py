@@ -88,13 +88,7 @@ def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
             tick(None)
         pins[k % 8].level = 1
         tick(None)
-    out = []
-    while True:
-        ev = sb.poll()
-        if ev < 0:
-            break
-        out.append(ev)
-    assert out == [k % 8 for k in range(16)]
+    assert events(sb) == [k % 8 for k in range(16)]
 
 
 def test_a_press_across_a_stalled_flash_erase_still_counts():
@@ -180,9 +174,12 @@ class LatchedPins:
         return e
 
 
-def sampled(n=8, edges=True):
+def sampled(n=8, edges=True, before=None):
+    """(pins, sampler, sample(ms)); before(pins) runs before the sampler starts."""
     from buttons import SampledButtons
     lp = LatchedPins(n)
+    if before is not None:
+        before(lp)
     cbs = []
     clock = [0]
     sb = SampledButtons(Buttons(lp.pins, debounce_ms=50, release_ms=20),
@@ -244,27 +241,18 @@ def test_latched_edges_make_no_press_of_a_glitch_or_a_release_bounce():
 def test_a_press_the_sampler_saw_begin_and_not_end_still_counts():
     # down at 100 (seen, not yet debounced), up inside a 120 ms gap: it lasted at least
     # the 50 ms debounce by the clock, so it is a press
-    lp, sb, sample = sampled()
-    for ms in range(0, 100, 5):
-        sample(ms)
-    lp.set(6, 0)
-    sample(100)
-    sample(105)
-    lp.set(6, 1)                # somewhere in 105 .. 225
-    for ms in range(225, 300, 5):
-        sample(ms)
-    assert events(sb) == [6]
-    # the same with the old, unlatched sampler: lost
-    lp, sb, sample = sampled(edges=False)
-    for ms in range(0, 100, 5):
-        sample(ms)
-    lp.set(6, 0)
-    sample(100)
-    sample(105)
-    lp.set(6, 1)
-    for ms in range(225, 300, 5):
-        sample(ms)
-    assert events(sb) == []
+    # (the old, unlatched sampler: lost)
+    for with_edges, want in ((True, [6]), (False, [])):
+        lp, sb, sample = sampled(edges=with_edges)
+        for ms in range(0, 100, 5):
+            sample(ms)
+        lp.set(6, 0)
+        sample(100)
+        sample(105)
+        lp.set(6, 1)            # somewhere in 105 .. 225
+        for ms in range(225, 300, 5):
+            sample(ms)
+        assert events(sb) == want, with_edges
 
 
 def test_a_press_that_began_unseen_counts_from_the_last_sample():
@@ -300,18 +288,13 @@ def test_two_buttons_pressed_unseen_are_a_chord_and_neither_acts():
 def test_edges_latched_before_the_sampler_starts_are_no_press():
     # configuring the pins (pull-ups) latches edges on every button; the first sample may
     # come late (the table still booting): those edges are dropped when the sampler starts
-    from buttons import SampledButtons
-    lp = LatchedPins(8)
-    for i in range(8):
-        lp.set(i, 0)
-        lp.set(i, 1)
-    cbs = []
-    clock = [0]
-    sb = SampledButtons(Buttons(lp.pins, debounce_ms=50), lambda p, cb: cbs.append(cb),
-                        ticks=lambda: clock[0], diff=lambda a, b: a - b, edges=lp.edges)
+    def pull_ups(lp):
+        for i in range(8):
+            lp.set(i, 0)
+            lp.set(i, 1)
+    lp, sb, sample = sampled(before=pull_ups)
     for ms in (120, 125, 130, 200):
-        clock[0] = ms
-        cbs[0](None)
+        sample(ms)
     assert events(sb) == []
 
 
