@@ -19,7 +19,7 @@ $(VPICO_STAMP): tools/vpico/package-lock.json
 	rm -f tools/vpico/node_modules/.installed-*
 	touch $@
 
-test: $(STAMP) $(VPICO_STAMP)
+test: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) -m pytest -q host_tests
 
 sim: $(STAMP)
@@ -31,7 +31,7 @@ play: $(STAMP)
 	$(PY) tools/play.py $(PLAY_ARGS)
 
 # Every figure in README.md comes from this output (each README table names its command).
-bench: $(STAMP) $(VPICO_STAMP)
+bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/bench_engine.py
 	$(PY) tools/bench_hw.py
 	$(PY) tools/bench_app.py
@@ -55,5 +55,13 @@ deploy: $(STAMP)
 # The firmware on the virtual Pico (tools/vpico): deploy through mpremote, play a session.
 .PHONY: vpico vpico-deps
 vpico-deps: $(VPICO_STAMP)
-vpico: $(STAMP) $(VPICO_STAMP)
+vpico: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/vpico/session.py $(VPICO_ARGS)
+
+# The shoe's own firmware, one UF2 per board with everything frozen in (tools/uf2.py):
+# build/uf2/pontoon-shoe-RPI_PICO.uf2 and build/uf2/pontoon-shoe-RPI_PICO_W.uf2.
+# Needs Debian's gcc-arm-none-eabi and libnewlib-arm-none-eabi, and the MicroPython source
+# ($$MICROPY_SRC, else ../shared/pico/). `make uf2 UF2_ARGS="--board RPI_PICO"`.
+.PHONY: uf2
+uf2: $(STAMP)
+	$(PY) tools/uf2.py $(UF2_ARGS)

@@ -81,8 +81,7 @@ def ran(tmp_path_factory):
     from vpico.pico import VpicoError
     d = tmp_path_factory.mktemp("vpico_buttons")
     try:
-        files, _ = B.bundle_files(str(d / "bundle"))
-        pico, _ = table.fresh_pico(str(d / "flash.bin"))
+        pico, _ = table.fresh_pico(str(d / "flash.bin"))     # the UF2: buttons, board frozen
     except VpicoError as x:
         pytest.fail("the virtual Pico cannot run: %s" % x)
     presses = []
@@ -100,7 +99,6 @@ def ran(tmp_path_factory):
             for k in range(n):
                 pico.at(at + 0.14 * k, lambda: pico.press("PLUS", hold_s=0.07))
     try:
-        pico.put_files({n: files[n] for n in ("buttons.mpy", "board.mpy")})
         pico.on_serial = on_serial
         out, err = pico.exec_raw(DEVICE, timeout_s=60)
     finally:

@@ -1,5 +1,7 @@
-"""The firmware on the virtual Pico (tools/vpico): deployed once through `make deploy
-PORT=socket://...` (mpremote), then each test boots a copy of that flash."""
+"""The firmware on the virtual Pico (tools/vpico): the shoe's own UF2 (`make uf2`, the
+firmware frozen in) given its settings through `make deploy PORT=socket://...` (mpremote),
+then each test boots a copy of that flash; and the second configuration, the stock
+MicroPython UF2 with the .mpy files `make deploy` copies, played through a power cut."""
 import io
 import json
 import os
@@ -11,7 +13,7 @@ import pytest
 
 from conftest import ROOT, TOOLS
 from vpico import table as T
-from vpico.pico import Pico, VpicoError, firmware_dir, node_ready
+from vpico.pico import FROZEN, STOCK, Pico, VpicoError, firmware_dir, node_ready, uf2_for
 
 S = T.S
 SEATS = 3
@@ -34,17 +36,46 @@ def _micropython_lib():
 UNITTEST = os.path.join(_micropython_lib(), "python-stdlib", "unittest", "unittest")
 
 
+def _settings_file(d):
+    path = str(d / "settings.txt")
+    with open(path, "w") as f:
+        f.write(S.settings_text("table", SEATS))
+    return path
+
+
 @pytest.fixture(scope="module")
 def deployed(tmp_path_factory):
-    """A flash image with the firmware deployed and settings.txt for a 3-seat table."""
+    """A flash image of the shoe's UF2 after `make deploy` gave it settings.txt for a 3-seat
+    table (on the frozen board deploy copies no code)."""
+    try:
+        firmware_dir()
+        node_ready()
+        uf2_for(FROZEN)
+    except VpicoError as e:
+        pytest.fail(str(e))
+    d = tmp_path_factory.mktemp("vpico")
+    flash = str(d / "deployed.bin")
+    pico, free = T.fresh_pico(flash)
+    try:
+        out = T.make_deploy(pico, wall_timeout=WALL, settings=_settings_file(d))
+    finally:
+        pico.power_cut()
+    assert "the device runs the shoe's own UF2, version" in out, out
+    assert "0 to copy, 0 to remove" in out and "soft reset" in out, out
+    return {"flash": flash, "free_fresh": free, "firmware": FROZEN}
+
+
+@pytest.fixture(scope="module")
+def stock_deployed(tmp_path_factory):
+    """The .mpy path: the stock UF2 and every file `make deploy` copies to it."""
     try:
         firmware_dir()
         node_ready()
     except VpicoError as e:
         pytest.fail(str(e))
-    d = tmp_path_factory.mktemp("vpico")
+    d = tmp_path_factory.mktemp("vpico_stock")
     flash = str(d / "deployed.bin")
-    pico, free = T.fresh_pico(flash, S.settings_text("table", SEATS))
+    pico, free = T.fresh_pico(flash, S.settings_text("table", SEATS), firmware=STOCK)
     try:
         out = T.make_deploy(pico, wall_timeout=WALL)
     finally:
@@ -52,13 +83,13 @@ def deployed(tmp_path_factory):
     import deploy
     every_file = len(deploy.build_bundle(str(d / "bundle")))     # a fresh Pico gets them all
     assert "%d to copy" % every_file in out and "soft reset" in out
-    return {"flash": flash, "free_fresh": free}
+    return {"flash": flash, "free_fresh": free, "firmware": STOCK}
 
 
 def boot_copy(deployed, tmp_path, name="flash.bin"):
     path = str(tmp_path / name)
     shutil.copyfile(deployed["flash"], path)
-    pico = Pico(path)
+    pico = Pico(path, firmware=deployed["firmware"])
     pico.boot()
     return pico
 
@@ -78,11 +109,13 @@ def cpython_ledger(lines):
     return json.loads(buf.getvalue())
 
 
-def test_fresh_pico_heap(deployed):
-    assert 240_000 <= deployed["free_fresh"] <= 241_776
+def test_fresh_stock_pico_heap(stock_deployed):
+    assert 240_000 <= stock_deployed["free_fresh"] <= 241_776
 
 
-def test_session_with_a_power_cut_mid_deal(deployed, tmp_path):
+@pytest.mark.parametrize("which", ["frozen", "stock"])
+def test_session_with_a_power_cut_mid_deal(which, deployed, stock_deployed, tmp_path):
+    deployed = deployed if which == "frozen" else stock_deployed
     head, events = S.script_session("table", SEATS, SEED)
     n_play = 26
     cut_at = 14

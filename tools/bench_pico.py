@@ -74,14 +74,22 @@ def bundle_files(dest):
     return files, h.hexdigest()[:16]
 
 
-def deployed_flash(dest, log=print):
-    """A 2 MiB flash image holding the stock UF2 and the deploy bundle's files (cached
-    under build/vpico/ by bundle). The files are written through the raw REPL at instants
+def deployed_flash(dest, log=print, firmware=None):
+    """A 2 MiB flash image ready for the bench, copied to `dest`. The shoe's own UF2
+    (firmware frozen in) needs nothing on its filesystem: its flash is made from the UF2 at
+    the first boot. The stock UF2 gets the .mpy bundle (cached under build/vpico/ by
+    bundle). The files are written through the raw REPL at instants
     of emulated time, not by `make deploy` over TCP (test_vpico_firmware runs that): littlefs
     stamps each file with the time it was written and seeds its block allocator from the
     metadata's checksums, so a deploy paced by the host's wall clock placed the journal's
     blocks differently from one run to the next, and with them every figure measured here."""
     pico = _vpico()
+    firmware = firmware or pico.default_firmware()
+    if firmware != pico.STOCK:
+        pico.uf2_for(firmware)           # VpicoError now if it was never built
+        if os.path.exists(dest):
+            os.remove(dest)
+        return dest
     os.makedirs(CACHE, exist_ok=True)
     tmp_dir = tempfile.mkdtemp(prefix="bundle-")
     try:
@@ -97,7 +105,7 @@ def deployed_flash(dest, log=print):
         from vpico import table
         p = None
         try:
-            p, _ = table.fresh_pico(tmp)
+            p, _ = table.fresh_pico(tmp, firmware=pico.STOCK)
             p.put_files(files)
         except pico.VpicoError as x:
             raise BenchError("writing the firmware to the virtual Pico failed: %s" % x)
@@ -180,8 +188,11 @@ class _DriverWorld:
 class OnPico:
     """The deployed firmware on the virtual Pico, played by simtable.Drivers."""
 
-    def __init__(self, flash, slice_s=0.002, wall_timeout=7200):
+    def __init__(self, flash, slice_s=0.002, wall_timeout=7200, firmware=None,
+                 board="RPI_PICO"):
         self.flash = flash
+        self.firmware = firmware
+        self.board = board
         self.slice = slice_s
         self.wall_timeout = wall_timeout
         self.p = None
@@ -195,7 +206,8 @@ class OnPico:
 
     def boot(self):
         pico = _vpico()
-        self.p = p = pico.Pico(self.flash, on_i2c=self._i2c)
+        self.p = p = pico.Pico(self.flash, on_i2c=self._i2c, firmware=self.firmware,
+                               board=self.board)
         p.boot()
         w = p.world
         self.writes = {}
@@ -405,17 +417,17 @@ def engine_probe(run, head, events):
     return n, tot / max(1, n), mx, allocs
 
 
-def boot_probe(flash, journal_lines):
+def boot_probe(flash, journal_lines, firmware=None):
     """Power on with `journal_lines` as journal.txt: ms until every display is drawn
     (the last display write before 100 ms without any, all nine having been written)."""
-    run = OnPico(flash)
+    run = OnPico(flash, firmware=firmware)
     p = run.boot()
     run.run(lambda r: r.saw("# heap in use after boot"), max_s=30)
     run.exec("import os\nf = open('journal.txt', 'w')\nf.write(%r)\nf.close()\n"
              "try:\n os.remove('jtail/lines.txt')\nexcept OSError:\n pass"
              % ("\n".join(journal_lines) + "\n"))
     p.power_cut()
-    run = OnPico(flash)
+    run = OnPico(flash, firmware=firmware)
     p = run.boot()
     seats = 0
     for x in journal_lines:
@@ -435,18 +447,19 @@ def boot_probe(flash, journal_lines):
     return last / 1e6, resumed
 
 
-def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
-    """Every row of the goal table, from the virtual Pico."""
+def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmware=None):
+    """Every row of the goal table, from the virtual Pico running `firmware` (the shoe's
+    frozen UF2 by default, or "stock": the .mpy files on MicroPython's own UF2)."""
     import time
     t_wall = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="bench-pico-")
     try:
         flash = flash or os.path.join(tmp, "flash.bin")
-        deployed_flash(flash, log=log)
-        run = OnPico(flash)
+        deployed_flash(flash, log=log, firmware=firmware)
+        run = OnPico(flash, firmware=firmware)
         run.boot()
         set_files(run, {"settings.txt": S.settings_text("table", seats)})
-        run = OnPico(flash)
+        run = OnPico(flash, firmware=firmware)
         p = run.boot()
         cards, nevents, heads, refusals = [], 0, [], []
         flash0 = len(p.flash_ops)
@@ -486,7 +499,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
         head, events = heads[0]
         ecards, eavg, emax, eallocs = engine_probe(run, head, events)
         run.close()
-        boot_ms, resumed = boot_probe(flash, head + events[:-1])
+        boot_ms, resumed = boot_probe(flash, head + events[:-1], firmware=firmware)
         return {
             "deals": deals or 8, "heap_peak": heap.get("peak", 0),
             "lowest_free": heap.get("lowest_free", 0), "free_end": free, "block": block,
@@ -500,6 +513,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None):
             "emulated_s": p.emulated_now(), "wall_s": time.monotonic() - t_wall,
             "lines": run.lines, "refusals": refusals, "reads": reads,
             "poll_gap_ms": heap.get("poll_gap_ms", -1), "serial_lps": serial,
+            "xip_misses": p.xip_misses, "xip_stall_ns": p.xip_stall_ns,
         }
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

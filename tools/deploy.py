@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Put the firmware on the Pico: `make deploy [PORT=/dev/ttyACM0]`.
 
-    .venv/bin/python tools/deploy.py [--port PORT] [--dry-run] [--frozen]
+    .venv/bin/python tools/deploy.py [--port PORT] [--dry-run] [--frozen] [--settings FILE]
     .venv/bin/python tools/deploy.py --bundle DIR          # only build the file tree
     .venv/bin/python tools/deploy.py --dry-run                  # the plan; no Pico needed
     .venv/bin/python tools/deploy.py --dry-run --listing FILE   # plan against a saved listing
@@ -21,9 +21,15 @@ the device stays: settings.txt, uidmap.txt, journal.txt, history/ and unknown fi
 never touched. (4) Soft reset (Ctrl-C, Ctrl-B, Ctrl-D on the friendly REPL) so main.py runs.
 
 The port: --port, or the first USB serial device with a VID:PID, as `mpremote connect
-auto` picks it. --frozen: the device runs a build with manifest.py frozen in; only main.py,
-boot.py and board.mpy are copied, and filesystem copies of frozen modules (which would
-shadow them: '' comes before '.frozen' on sys.path) are removed.
+auto` picks it.
+
+The shoe's own UF2 (`make uf2`: the firmware, main.py, the board's wiring and the drivers
+frozen in) is recognised by its name in sys.implementation._machine ("Pontoon shoe
+VERSION on ..."), or assumed with --frozen: no code is copied, and the filesystem copies
+of frozen modules an earlier .mpy deploy left (they would shadow the frozen ones: '' comes
+before '.frozen' on sys.path) are removed. Other wiring: edit boards/pico.py, `make uf2`.
+--settings FILE copies a settings.txt (checked first by the firmware's own parser) on any
+board; without it the device's settings are never touched.
 """
 import argparse
 import json
@@ -41,10 +47,15 @@ import mpy_build  # noqa: E402
 
 MPY_CROSS = mpy_build.MPY_CROSS
 RUN_BY_NAME = ("main.py", "boot.py")
+# the web part, for a board with a network only (a plain Pico never imports it)
+WEB_ONLY = ("web.py", "web_pages.py")
+WEB_BOARDS = ("pico_w",)
 BOARD_SOURCE = "boards/pico.py"
 BOARD_NAME = "board.mpy"
 # --board pico_w: boards/pico_w.py as board.mpy, importing the wiring from pico.mpy
 BOARD_EXTRA = {"pico": (), "pico_w": (("boards/pico.py", "pico.mpy"),)}
+# sys.implementation._machine of the shoe's own UF2 (boards/uf2/*/mpconfigboard.h)
+SHOE_MACHINE = "Pontoon shoe "
 # the web server (firmware/web.py on a board with a network): pinned microdot, its tag
 WEB_REPO = ("microdot", "miguelgrinberg/microdot", "src/")
 # the device's data: never written by the bundle, never removed
@@ -72,7 +83,8 @@ def _w(d):
         else:
             print('f', e[3] if len(e) > 3 else -1, p)
 print('mpy', getattr(sys.implementation, '_mpy', -1),
-      '.'.join(str(x) for x in sys.implementation.version[:3]), sys.platform)
+      '.'.join(str(x) for x in sys.implementation.version[:3]), sys.platform,
+      getattr(sys.implementation, '_machine', ''))
 _w('')
 """
 
@@ -113,20 +125,23 @@ def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False, board="pico"):
         if p.returncode:
             raise DeployError("mpy-cross %s: %s" % (src, p.stderr.strip()))
 
+    if frozen:                       # the UF2 holds all of it
+        return []
     for rel, target in firmware_sources():
         src = os.path.join(ROOT, "firmware", rel)
+        if rel in WEB_ONLY and board not in WEB_BOARDS:
+            continue
         if target.endswith(".py"):
             os.makedirs(os.path.dirname(os.path.join(dest, target)) or dest, exist_ok=True)
             shutil.copyfile(src, os.path.join(dest, target))
-        elif not frozen:
+        else:
             compile_to(src, target, os.path.basename(rel))
     compile_to(os.path.join(ROOT, "boards/%s.py" % board), BOARD_NAME, "board.py")
     for src, name in BOARD_EXTRA[board]:
         compile_to(os.path.join(ROOT, src), name, name[:-4] + ".py")
-    if not frozen:
-        sp = mpy_build.site_packages()
-        for rel in mpy_build.DRIVER_FILES + mpy_build.WEB_FILES:
-            compile_to(os.path.join(sp, rel), "lib/" + rel[:-3] + ".mpy", rel)
+    sp = mpy_build.site_packages()
+    for rel in mpy_build.DRIVER_FILES + (mpy_build.WEB_FILES if board in WEB_BOARDS else ()):
+        compile_to(os.path.join(sp, rel), "lib/" + rel[:-3] + ".mpy", rel)
     return list_tree(dest)
 
 
@@ -140,8 +155,11 @@ def list_tree(top):
 
 
 def frozen_modules():
-    """Device paths (.mpy form) of what manifest.py freezes: firmware modules and drivers."""
-    out = [t for rel, t in firmware_sources() if t.endswith(".mpy")]
+    """Device paths (.mpy form) of what the shoe's UF2 freezes (manifest.py): firmware
+    modules, main.py, the board modules deploy copies and the drivers."""
+    out = [t if t.endswith(".mpy") else t[:-3] + ".mpy" for rel, t in firmware_sources()
+           if rel not in RUN_BY_NAME or rel == "main.py"]
+    out += [BOARD_NAME, "pico.mpy"]
     out += ["lib/" + rel[:-3] + ".mpy" for rel in mpy_build.DRIVER_FILES + mpy_build.WEB_FILES]
     return out
 
@@ -215,13 +233,15 @@ def format_plan(pl, port="(dry run)"):
 def parse_probe(text):
     """The PROBE output -> {"mpy": int, "version": (1, 24, 1), "platform": str,
     "files": [paths], "dirs": [paths]}."""
-    dev = {"mpy": None, "version": (), "platform": "", "files": [], "dirs": []}
+    dev = {"mpy": None, "version": (), "platform": "", "machine": "", "files": [],
+           "dirs": []}
     for line in text.splitlines():
         w = line.split(" ")
         if w[0] == "mpy" and len(w) >= 3:
             dev["mpy"] = int(w[1])
             dev["version"] = tuple(int(x) for x in w[2].split(".") if x.isdigit())
             dev["platform"] = w[3] if len(w) > 3 else ""
+            dev["machine"] = " ".join(w[4:])
         elif w[0] == "d" and len(w) == 2:
             dev["dirs"].append(w[1])
         elif w[0] == "f" and len(w) >= 3:
@@ -265,6 +285,42 @@ def check_abi(dev, tool):
                ".".join(str(x) for x in dev["version"][:2]) or "?", tv))
 
 
+def shoe_firmware(dev):
+    """(version, board) of the shoe's own UF2 when the device runs it, else None."""
+    m = dev.get("machine", "")
+    if not m.startswith(SHOE_MACHINE):
+        return None
+    ver = m[len(SHOE_MACHINE):].split(" ", 1)[0]
+    return ver, ("pico_w" if " Pico W" in m else "pico")
+
+
+def project_version():
+    with open(os.path.join(ROOT, "VERSION")) as f:
+        return f.read().strip()
+
+
+def check_settings(path):
+    """The text of a settings file the firmware accepts, or DeployError with its words."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise DeployError("cannot read --settings %s: %s" % (path, e.strerror))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DeployError("--settings %s is not a text file" % path)
+    fw = os.path.join(ROOT, "firmware")
+    if fw not in sys.path:
+        sys.path.insert(0, fw)
+    import settings as S
+    got = S.parse(text.splitlines())
+    if getattr(got, "error", ""):
+        raise DeployError("--settings %s: %s" % (path, got.error.replace("settings.txt", "", 1)
+                                                 .lstrip(": ")))
+    return text
+
+
 def has_port():
     try:
         find_port()
@@ -295,12 +351,17 @@ def probe(port):
     return parse_probe(mpremote(port, "exec", PROBE))
 
 
-def copy_commands(bundle_dir, pl):
-    """mpremote arguments (after `connect PORT`) that carry out a plan."""
+def copy_commands(bundle_dir, pl, settings=None):
+    """mpremote arguments (after `connect PORT`) that carry out a plan (and copy a
+    settings.txt from the path `settings`); [] when there is nothing to do."""
+    args = []
     tops = sorted({p.split("/")[0] for p in pl["copy"]})
-    args = ["fs", "cp", "-r"] + [os.path.join(bundle_dir, t) for t in tops] + [":"]
+    if tops:
+        args += ["fs", "cp", "-r"] + [os.path.join(bundle_dir, t) for t in tops] + [":"]
+    if settings:
+        args += (["+"] if args else []) + ["fs", "cp", settings, ":settings.txt"]
     if pl["remove"]:
-        args += ["+", "fs", "rm"] + [":" + p for p in pl["remove"]]
+        args += (["+"] if args else []) + ["fs", "rm"] + [":" + p for p in pl["remove"]]
     return args
 
 
@@ -394,7 +455,10 @@ def main(argv=None):
     ap.add_argument("--listing", metavar="FILE",
                     help="with --dry-run: a saved probe output instead of a device")
     ap.add_argument("--frozen", action="store_true",
-                    help="the device has manifest.py frozen in: copy main/boot/board only")
+                    help="the device runs the shoe's own UF2 (found by itself on a device): "
+                         "copy no code, remove what would shadow the frozen modules")
+    ap.add_argument("--settings", metavar="FILE",
+                    help="copy FILE as the device's settings.txt (checked first)")
     ap.add_argument("--mpy-cross", default=MPY_CROSS)
     ap.add_argument("--board", choices=sorted(BOARD_EXTRA), default="pico",
                     help="pico (default) or pico_w (Wi-Fi: the table on the players' phones)")
@@ -431,19 +495,41 @@ def main(argv=None):
         else:
             port = a.port or find_port()
             dev = probe(port)
-        why = check_abi(dev, tool)
-        if why:
-            raise DeployError(why)
+        settings = a.settings
+        if settings:
+            check_settings(settings)
+        shoe = shoe_firmware(dev)
+        frozen = a.frozen or shoe is not None
+        board = a.board
+        if shoe is not None:
+            ver, board = shoe
+            print("the device runs the shoe's own UF2, version %s (%s): no code to copy"
+                  % (ver, "Pico W" if board == "pico_w" else "Pico"))
+            if ver != project_version():
+                print("note: this checkout is version %s: flash build/uf2/pontoon-shoe-%s.uf2 "
+                      "(`make uf2`) to run it" % (project_version(),
+                                                  "RPI_PICO_W" if board == "pico_w" else
+                                                  "RPI_PICO"))
+            if a.board != "pico" and a.board != board:
+                raise DeployError("--board %s, but the device runs the %s UF2"
+                                  % (a.board, board))
+        else:
+            why = check_abi(dev, tool)
+            if why:
+                raise DeployError(why)
         work = tempfile.mkdtemp(prefix="shoe-deploy-")
         try:
             bundle_dir = os.path.join(work, "bundle")
-            files = build_bundle(bundle_dir, a.mpy_cross, a.frozen, a.board)
-            pl = plan(files, dev["files"], frozen_modules() if a.frozen else ())
+            files = build_bundle(bundle_dir, a.mpy_cross, frozen, board)
+            pl = plan(files, dev["files"], frozen_modules() if frozen else ())
             print(format_plan(pl, port))
+            if settings:
+                print("  copy   %s as settings.txt" % settings)
             if a.dry_run:
                 return 0
-            out = mpremote(port, *copy_commands(bundle_dir, pl))
-            sys.stdout.write(out)
+            args = copy_commands(bundle_dir, pl, settings)
+            if args:
+                sys.stdout.write(mpremote(port, *args))
         finally:
             shutil.rmtree(work, ignore_errors=True)
         print("soft reset: main.py starts")

@@ -1,9 +1,12 @@
-"""The virtual Pico: the stock MicroPython UF2 on an emulated RP2040 (tools/vpico/vpico.js,
-rp2040js), wired like boards/pico.py to the chip models of the simulated board
+"""The virtual Pico: a MicroPython UF2 on an emulated RP2040 (tools/vpico/vpico.js,
+rp2040js) -- the shoe's own (`make uf2`, firmware frozen in) or the stock one with the
+firmware as .mpy files on its flash -- wired like boards/pico.py to the chip models of the simulated board
 (boards/sim.World: PN532 with its tags, TCA9548A, nine SSD1306).
 
     from vpico.pico import Pico
     pico = Pico(flash_path)            # a missing flash file is made from the UF2
+    Pico(path, firmware="stock")       # MicroPython's own UF2 (the .mpy path)
+    Pico(path, board="RPI_PICO_W")     # the shoe's Pico W UF2 (no Wi-Fi chip emulated)
     pico.boot()
     port = pico.serve_tcp()            # mpremote connect socket://127.0.0.1:PORT
     pico.run_for(0.5)                  # emulated seconds; the CPU runs only in run_*
@@ -13,7 +16,8 @@ rp2040js), wired like boards/pico.py to the chip models of the simulated board
 
 Emulated time stands still while this process answers the CPU's I2C requests; Node charges
 the bus time (9 SCL periods a byte, start and stop, at the rate the firmware set), the
-models' own delays (PN532 wake-up stretching) and the W25Q16JV's erase/program times.
+models' own delays (PN532 wake-up stretching), the W25Q16JV's erase/program times and
+each XIP cache miss (xip_cache=False: every flash read costs one cycle, as in rp2040js).
 World.clock follows the emulated clock, so the models' response delays are emulated time.
 """
 import os
@@ -33,10 +37,17 @@ from boards import sim  # noqa: E402
 
 UF2_NAME = "RPI_PICO-v1.28.0.uf2"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
-GET_FIRMWARE = ("the virtual Pico needs the stock MicroPython v1.28.0 UF2 for the Raspberry Pi "
-                "Pico (%s, from https://micropython.org/download/RPI_PICO/) and the RP2040 B1 "
-                "boot ROM (%s, 16,384 bytes, from raspberrypi/pico-bootrom) in $VPICO_FIRMWARE "
-                "or ../shared/pico/ beside the repository" % (UF2_NAME, BOOTROM_NAME))
+GET_FIRMWARE = ("the virtual Pico needs the RP2040 B1 boot ROM (%s, 16,384 bytes, from "
+                "raspberrypi/pico-bootrom) and, for the .mpy-on-stock configuration, the stock "
+                "MicroPython v1.28.0 UF2 for the Raspberry Pi Pico (%s, from "
+                "https://micropython.org/download/RPI_PICO/) in $VPICO_FIRMWARE or ../shared/pico/ "
+                "beside the repository" % (BOOTROM_NAME, UF2_NAME))
+# The firmware a virtual Pico runs: the shoe's own UF2 (`make uf2`, the firmware frozen in)
+# unless $VPICO_UF2 or the caller says "stock" (MicroPython's UF2, the firmware as .mpy files
+# on its filesystem) or names a UF2 file.
+FROZEN = "frozen"
+STOCK = "stock"
+BOARDS = ("RPI_PICO", "RPI_PICO_W")
 BUTTON_PINS = (10, 11, 12, 13, 14, 15, 16, 17)     # boards/pico.py BUTTON_PINS
 PN532_RESET_PIN = 7
 
@@ -45,8 +56,17 @@ class VpicoError(Exception):
     pass
 
 
+def frozen_uf2(board="RPI_PICO"):
+    return os.path.join(ROOT, "build", "uf2", "pontoon-shoe-%s.uf2" % board)
+
+
+def default_firmware():
+    return os.environ.get("VPICO_UF2") or FROZEN
+
+
 def firmware_dir():
-    """The folder holding the UF2 and the boot ROM, or VpicoError saying where to get them."""
+    """The folder holding the boot ROM and the stock UF2, or VpicoError saying where to get
+    them."""
     tried = []
     env = os.environ.get("VPICO_FIRMWARE")
     for d in ([env] if env else []) + [os.path.join(os.path.dirname(ROOT), "shared", "pico")]:
@@ -55,6 +75,21 @@ def firmware_dir():
                 os.path.join(d, BOOTROM_NAME)):
             return d
     raise VpicoError(GET_FIRMWARE + "; looked in: " + ", ".join(tried))
+
+
+def uf2_for(firmware=None, board="RPI_PICO"):
+    """The UF2 file of a firmware choice (FROZEN, STOCK or a path), or VpicoError."""
+    firmware = firmware or default_firmware()
+    if firmware == STOCK:
+        if board != "RPI_PICO":
+            raise VpicoError("the stock configuration is the plain Pico's (RPI_PICO) only")
+        return os.path.join(firmware_dir(), UF2_NAME)
+    path = frozen_uf2(board) if firmware == FROZEN else firmware
+    if not os.path.isfile(path):
+        raise VpicoError("no %s: run `make uf2` (it builds the shoe's UF2 for each board)"
+                         % os.path.relpath(path, ROOT) if firmware == FROZEN else
+                         "no UF2 file %s" % path)
+    return path
 
 
 def node_ready():
@@ -92,8 +127,14 @@ class _Button:
 class Pico:
     """One virtual Pico and its board. See the module docstring."""
 
-    def __init__(self, flash, world=None, on_serial=None, on_flash=None, on_i2c=None):
+    def __init__(self, flash, world=None, on_serial=None, on_flash=None, on_i2c=None,
+                 firmware=None, board="RPI_PICO", xip_cache=True):
         self.flash = flash
+        self.firmware = firmware or default_firmware()   # FROZEN, STOCK or a UF2 path
+        self.board = board
+        self.xip_cache = xip_cache        # charge XIP cache misses (tools/vpico/vpico.js)
+        self.xip_misses = 0               # since this boot, and their emulated cost
+        self.xip_stall_ns = 0
         self.world = world
         self.on_serial = on_serial        # callback(bytes) for CDC output (besides TCP)
         self.on_flash = on_flash          # callback(kind 'e'|'p', offset, count, ns, at ns)
@@ -133,9 +174,10 @@ class Pico:
         self._attempt_check = None
         self._txn = None
         cmd = ["node", os.path.join(HERE, "vpico.js"), "--bootrom",
-               os.path.join(fw, BOOTROM_NAME), "--flash", self.flash]
+               os.path.join(fw, BOOTROM_NAME), "--flash", self.flash,
+               "--xip-cache", "on" if self.xip_cache else "off"]
         if not os.path.exists(self.flash):
-            cmd += ["--uf2", os.path.join(fw, UF2_NAME)]
+            cmd += ["--uf2", uf2_for(self.firmware, self.board)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      bufsize=0)
         self._r = self.proc.stdout
@@ -259,9 +301,11 @@ class Pico:
                     w.pn532.rstpdn(int(level))
                     self._send_irq()
             elif op == b"d":
-                _, ns, idle = line.split()
+                _, ns, idle, misses, stall = line.split()
                 self.ns = int(ns)
                 self.idle_ns = int(idle)
+                self.xip_misses = int(misses)
+                self.xip_stall_ns = int(stall)
                 self._follow(self.ns)
                 break
             else:

@@ -16,7 +16,7 @@ for _p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
         sys.path.insert(0, _p)
 
 import simtable as S  # noqa: E402
-from vpico.pico import Pico, VpicoError  # noqa: E402
+from vpico.pico import STOCK, Pico, VpicoError  # noqa: E402
 
 PROMPT = b">>> "
 
@@ -29,12 +29,15 @@ def mpremote(pico, *args, wall_timeout=600):
     return _served(pico, cmd + list(args), wall_timeout)
 
 
-def make_deploy(pico, wall_timeout=900):
+def make_deploy(pico, wall_timeout=900, settings=None):
     """`make deploy PORT=socket://127.0.0.1:PORT`: the real deploy path (tools/deploy.py:
-    mpy-cross bundle, mpremote copy, soft reset). Returns its output."""
+    mpy-cross bundle, mpremote copy, soft reset; on the shoe's own UF2 no code). Returns
+    its output. settings: a settings file to copy as settings.txt."""
     port = pico.serve_tcp()
     cmd = ["make", "--no-print-directory", "-C", ROOT, "deploy",
            "PORT=socket://127.0.0.1:%d" % port]
+    if settings:
+        cmd.append("DEPLOY_ARGS=--settings %s" % settings)
     return _served(pico, cmd, wall_timeout)
 
 
@@ -52,15 +55,19 @@ def _served(pico, cmd, wall_timeout):
     return out
 
 
-def fresh_pico(flash, settings=None):
+def fresh_pico(flash, settings=None, firmware=None, board="RPI_PICO"):
     """A Pico with a new flash (the UF2 just copied to it), at the prompt; settings.txt
-    written when given. Returns (pico, gc.mem_free() at the fresh prompt)."""
+    written when given. Returns (pico, gc.mem_free() at the fresh prompt). The shoe's own
+    UF2 starts the table at power-on: it is stopped (ctrl-C) for the prompt."""
     if os.path.exists(flash):
         os.remove(flash)
-    pico = Pico(flash)
+    pico = Pico(flash, firmware=firmware, board=board)
     pico.boot()
-    pico.write(b"\r")
-    pico.expect(PROMPT, 5)
+    if pico.firmware == STOCK:
+        pico.write(b"\r")
+        pico.expect(PROMPT, 5)
+    else:
+        pico.expect(b"# heap in use after boot", 10)
     code = "import gc; gc.collect(); print(gc.mem_free())\n"
     if settings is not None:
         code += "f = open('settings.txt', 'w'); f.write(%r); f.close()\n" % settings

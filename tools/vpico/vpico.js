@@ -3,15 +3,18 @@
 // a flash image kept in a file. Driven by tools/vpico/pico.py over stdin/stdout, one line
 // per message; the emulated clock stands still while this process waits for an answer.
 //
-//   node vpico.js --bootrom ROM --flash FILE [--uf2 UF2]
+//   node vpico.js --bootrom ROM --flash FILE [--uf2 UF2] [--xip-cache on|off]
 //     FILE is created from UF2 when missing (else the Pico boots from the flash as it was).
+//     --xip-cache off: every flash read costs one cycle, as in plain rp2040js (default on:
+//     the XIP cache model below charges each miss).
 //
 // Host -> here:  run NS (execute until the emulated clock reaches NS) | in HEX (USB CDC
 //   bytes from the host) | pin N 0|1 (drive a GPIO input) | irq LEVEL FALL_NS (the PN532
 //   IRQ line now, and when it falls next, -1 = not scheduled) | quit
 // Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | f e|p OFFS
-//   COUNT NS AT (a flash erase/program, its emulated cost, when it started) | d NS IDLE_NS (the run is done;
-//   IDLE_NS of it the CPU slept in WFI/WFE)
+//   COUNT NS AT (a flash erase/program, its emulated cost, when it started) | d NS IDLE_NS
+//   MISSES STALL_NS (the run is done; IDLE_NS of it the CPU slept in WFI/WFE; XIP cache
+//   misses since boot and the emulated time they cost)
 //   and requests answered at once, while the CPU waits:
 //   a ADDR MODE NS -> "n EXTRA IRQ FALL" or "k EXTRA SYNC IRQ FALL [HEX]" (address phase;
 //     HEX previews a read's bytes) | x ADDR NS N -> HEX (a longer read preview) |
@@ -31,6 +34,52 @@ const CYCLE_NS = 1e9 / 125e6;
 const PN532_IRQ_PIN = 6;
 const PN532_RESET_PIN = 7;
 
+// --- the XIP cache (RP2040 datasheet 2.6.3): 16 KB, 2-way set associative, 8-byte lines,
+// in front of the QSPI flash at 0x10000000 (aliases: +0x1000000 no allocation on a miss,
+// +0x2000000 / +0x3000000 bypass the cache). rp2040js alone charges one cycle for any
+// flash read; a real miss waits for a QSPI transfer. boot2_w25q080 (PICO_FLASH_SPI_CLKDIV 2
+// for the Pico and Pico W, kept by MicroPython's rp2_flash_set_timing at 125 MHz) runs SCK
+// at clk_sys / 2 in quad I/O continuous-read mode (0xEB, mode bits 0xA0: no command byte per
+// transfer). A line fill is 24 address + 8 mode bits over 4 lines (8 SCK), 4 dummy SCK and
+// 64 data bits (16 SCK): 28 SCK = 56 clk_sys, plus chip-select and SSI FIFO turnaround,
+// taken as 4 cycles: MISS_CYCLES 60. An uncached 32-bit read moves 32 data bits: 8 + 4 + 8 =
+// 20 SCK = 40 + 4 cycles. Left out: the streaming FIFO and DMA from flash (unused here), the
+// M0+'s prefetch overlapping a miss with execution, and bus contention with the USB/DMA.
+const XIP_LINES = 16384 / 8;
+const XIP_SETS = XIP_LINES / 2;
+const MISS_CYCLES = 60;
+const UNCACHED_CYCLES = 44;
+const XIP_CTRL_FLUSH = 0x14000004;
+const xipTag = new Int32Array(XIP_LINES).fill(-1);   // [set * 2 + way] = line >> 10
+const xipLru = new Uint8Array(XIP_SETS);             // the way to replace next
+let stallCycles = 0;
+let xipMisses = 0;
+let xipStallNs = 0;
+function xipRead(address, bytes) {
+  const alias = (address >>> 24) & 3;
+  if (alias >= 2) {               // the cache is not looked at
+    stallCycles += bytes > 4 ? 2 * UNCACHED_CYCLES : UNCACHED_CYCLES;
+    xipMisses++;
+    return;
+  }
+  const line = (address & 0xffffff) >>> 3;
+  const set = line & (XIP_SETS - 1);
+  const tag = line >>> 10;
+  const i = set << 1;
+  if (xipTag[i] === tag) { xipLru[set] = 1; return; }
+  if (xipTag[i + 1] === tag) { xipLru[set] = 0; return; }
+  stallCycles += MISS_CYCLES;
+  xipMisses++;
+  if (alias === 0) {
+    const way = xipLru[set];
+    xipTag[i + way] = tag;
+    xipLru[set] = way ^ 1;
+  }
+}
+function xipFlush() {
+  xipTag.fill(-1);
+}
+
 function parseArgs(argv) {
   const a = {};
   for (let i = 0; i < argv.length; i += 2) {
@@ -40,6 +89,8 @@ function parseArgs(argv) {
     a[argv[i].slice(2)] = argv[i + 1];
   }
   if (!a.bootrom || !a.flash) die('usage: vpico.js --bootrom ROM --flash FILE [--uf2 UF2]');
+  if (a['xip-cache'] === undefined) a['xip-cache'] = 'on';
+  if (a['xip-cache'] !== 'on' && a['xip-cache'] !== 'off') die('--xip-cache takes on or off');
   return a;
 }
 
@@ -127,6 +178,48 @@ if (fs.existsSync(args.flash)) {
 }
 mcu.core.PC = 0x10000000;        // boot2 at the start of flash, as the ROM would jump there
 
+if (args['xip-cache'] === 'on') {
+  // every CPU read of the flash goes through the cache model (instruction fetches are
+  // 16-bit reads in rp2040js, data loads of 8, 16 or 32 bits)
+  const FLASH_START = 0x10000000;
+  const FLASH_END = 0x14000000;
+  // flash reads answered here (all four aliases): rp2040js's own readers fall back on one
+  // another for the aliases, which would count a read twice
+  const flash = mcu.flash;
+  const view = mcu.flashView;
+  const size = flash.length;
+  const r8 = mcu.readUint8.bind(mcu);
+  const r16 = mcu.readUint16.bind(mcu);
+  const r32 = mcu.readUint32.bind(mcu);
+  const w32 = mcu.writeUint32.bind(mcu);
+  mcu.readUint8 = (a) => {
+    if (a >= FLASH_START && a < FLASH_END && (a & 0xffffff) < size) {
+      xipRead(a, 1);
+      return flash[a & 0xffffff];
+    }
+    return r8(a);
+  };
+  mcu.readUint16 = (a) => {
+    if (a >= FLASH_START && a < FLASH_END && (a & 0xffffff) + 1 < size) {
+      xipRead(a, 2);
+      return view.getUint16(a & 0xffffff, true);
+    }
+    return r16(a);
+  };
+  mcu.readUint32 = (a) => {
+    const u = a >>> 0;
+    if (u >= FLASH_START && u < FLASH_END && (u & 0xffffff) + 3 < size) {
+      xipRead(u, 4);
+      return view.getUint32(u & 0xffffff, true);
+    }
+    return r32(a);
+  };
+  mcu.writeUint32 = (a, v) => {
+    if ((a >>> 0) === XIP_CTRL_FLUSH) xipFlush();
+    w32(a, v);
+  };
+}
+
 // ROM function table: 16-bit pointer at 0x14, entries (16-bit code, 16-bit address)
 function romFunc(code) {
   const want = code.charCodeAt(0) | (code.charCodeAt(1) << 8);
@@ -164,6 +257,7 @@ function flashOp() {
     send('f p ' + offs + ' ' + n + ' ' + ns + ' ' + nowNs());
   }
   mcu.core.PC = mcu.core.LR & ~1;  // return to the caller (Thumb bit dropped from PC)
+  xipFlush();                      // the SDK flushes the cache after every erase/program
   return ns;
 }
 
@@ -287,9 +381,16 @@ function run(until) {
       clock.tick(flashOp());
       continue;
     }
-    clock.tick(core.executeInstruction() * CYCLE_NS);
+    stallCycles = 0;
+    const cycles = core.executeInstruction();
+    if (stallCycles) {
+      xipStallNs += stallCycles * CYCLE_NS;
+      clock.tick((cycles + stallCycles) * CYCLE_NS);
+    } else {
+      clock.tick(cycles * CYCLE_NS);
+    }
   }
-  send('d ' + nowNs() + ' ' + Math.round(idle));
+  send('d ' + nowNs() + ' ' + Math.round(idle) + ' ' + xipMisses + ' ' + Math.round(xipStallNs));
   flush();
 }
 

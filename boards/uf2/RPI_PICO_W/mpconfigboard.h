@@ -1,0 +1,17 @@
+// The shoe's firmware for the Raspberry Pi Pico W: the stock RPI_PICO_W board of MicroPython
+// v1.28.0 (ports/rp2/boards/RPI_PICO_W, its settings as they are) with the shoe frozen in.
+#define MICROPY_HW_BOARD_NAME                   "Pontoon shoe " SHOE_VERSION " on Raspberry Pi Pico W"
+#define MICROPY_HW_FLASH_STORAGE_BYTES          (848 * 1024)
+
+#define MICROPY_PY_NETWORK 1
+#define MICROPY_PY_NETWORK_HOSTNAME_DEFAULT     "PicoW"
+
+#define CYW43_USE_SPI (1)
+#define CYW43_LWIP (1)
+#define CYW43_GPIO (1)
+#define CYW43_SPI_PIO (1)
+
+#define MICROPY_HW_PIN_EXT_COUNT    CYW43_WL_GPIO_COUNT
+
+int mp_hal_is_pin_reserved(int n);
+#define MICROPY_HW_PIN_RESERVED(i) mp_hal_is_pin_reserved(i)
