@@ -23,6 +23,7 @@ from font5x7 import FONT  # noqa: E402
 FIRMWARE_MODULES = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "firmware"))
                           if n.endswith(".py"))
 RUN_BY_NAME = [m for m in FIRMWARE_MODULES if m in ("main", "boot")]
+WEB_PART = ["web", "web_pages"]
 
 
 @pytest.fixture(scope="module")
@@ -68,14 +69,16 @@ def test_bundle_tree(bundle):
     py = [f for f in files if f.endswith(".py")]
     assert sorted(py) == sorted(m + ".py" for m in RUN_BY_NAME)
     assert "main.py" in py                       # helper-5's controller entry point
-    mods = [m for m in FIRMWARE_MODULES if m not in RUN_BY_NAME]
+    # a plain Pico gets no web part: it never imports it (only a board with a network)
+    mods = [m for m in FIRMWARE_MODULES if m not in RUN_BY_NAME + WEB_PART]
     for m in mods:
         assert m + ".mpy" in files, m
+    assert not [f for f in files if f.startswith(("web", "lib/microdot"))], files
     assert "board.mpy" in files
-    drivers = ["lib/" + r[:-3] + ".mpy" for r in mpy_build.DRIVER_FILES + mpy_build.WEB_FILES]
+    drivers = ["lib/" + r[:-3] + ".mpy" for r in mpy_build.DRIVER_FILES]
     assert [f for f in files if f.startswith("lib/")] == sorted(drivers)
     assert {f.split("/")[1] for f in drivers} == {"adafruit_pn532", "adafruit_bus_device",
-                                                  "adafruit_ssd1306.mpy", "microdot"}
+                                                  "adafruit_ssd1306.mpy"}
     assert len(files) == len(mods) + len(RUN_BY_NAME) + 1 + len(drivers)
     for f in files:
         if f.endswith(".mpy"):
@@ -85,6 +88,14 @@ def test_bundle_tree(bundle):
     with open(os.path.join(d, "main.py")) as a, open(os.path.join(ROOT, "firmware",
                                                                   "main.py")) as b:
         assert a.read() == b.read()
+
+
+def test_the_pico_w_bundle_adds_the_web_part(tmp_path):
+    files = deploy.build_bundle(str(tmp_path / "w"), board="pico_w")
+    plain = deploy.build_bundle(str(tmp_path / "p"))
+    web = ["lib/" + r[:-3] + ".mpy" for r in mpy_build.WEB_FILES] + ["pico.mpy"] + [
+        m + ".mpy" for m in WEB_PART]
+    assert sorted(files) == sorted(plain + web)
 
 
 def test_bundle_refuses_a_non_empty_directory(tmp_path):
@@ -151,7 +162,7 @@ print("violations", w.violations())
 
 def test_bundle_boots_from_mpy_alone(bundle, simdir, tmp_path):
     d, files = bundle
-    mods = [m for m in FIRMWARE_MODULES if m not in RUN_BY_NAME and m != "app"]
+    mods = [m for m in FIRMWARE_MODULES if m not in RUN_BY_NAME + WEB_PART and m != "app"]
     script = tmp_path / "boot_check.py"
     script.write_text(BOOT_SCRIPT)
     env = dict(os.environ, MICROPYPATH=only_bundle_path(d, simdir))
@@ -260,14 +271,65 @@ def test_plan_removes_stale_twins_and_keeps_data(bundle):
 
 
 def test_plan_for_a_frozen_build(tmp_path):
+    # the shoe's UF2 holds main.py, the board and the drivers: no code is copied
     files = deploy.build_bundle(str(tmp_path / "b"), frozen=True)
-    assert sorted(files) == sorted(["board.mpy"] + [m + ".py" for m in RUN_BY_NAME])
-    pl = deploy.plan(files, DEVICE, deploy.frozen_modules())
-    # every filesystem copy of a frozen module goes (it would shadow the frozen one)
-    assert pl["remove"] == ["board.py", "cards.mpy", "engine.mpy", "engine.py",
+    assert files == []
+    pl = deploy.plan(files, DEVICE + ["board.mpy", "web.mpy"], deploy.frozen_modules())
+    # every filesystem copy of a frozen module goes (it would shadow the frozen one; a
+    # main.py there is dead: MicroPython runs the frozen main.py first)
+    assert pl["remove"] == ["board.mpy", "board.py", "cards.mpy", "engine.mpy", "engine.py",
                             "lib/adafruit_pn532/i2c.py", "lib/adafruit_ssd1306.py",
-                            "main.mpy"]
+                            "main.mpy", "main.py", "web.mpy"]
     assert "settings.txt" in pl["data"] and "old_module.mpy" in pl["keep"]
+
+
+def _frozen_listing(tmp_path, machine):
+    f = tmp_path / "frozen.txt"
+    f.write_text("mpy 6 1.28.0 rp2 %s\nf 10 main.py\nf 10 engine.mpy\nf 10 settings.txt\n"
+                 % machine)
+    return str(f)
+
+
+def test_dry_run_recognises_the_shoes_uf2(tmp_path, capsys):
+    with open(os.path.join(ROOT, "VERSION")) as f:
+        version = f.read().strip()
+    listing = _frozen_listing(tmp_path, "Pontoon shoe %s on Raspberry Pi Pico W with RP2040"
+                              % version)
+    assert deploy.main(["--dry-run", "--listing", listing]) == 0
+    out = capsys.readouterr().out
+    assert "runs the shoe's own UF2, version %s (Pico W): no code to copy" % version in out
+    assert "  remove engine.mpy" in out and "  remove main.py" in out
+    assert "0 to copy, 2 to remove, 1 data files kept" in out
+    assert "note:" not in out
+    # another version on the Pico: say which UF2 to flash
+    listing = _frozen_listing(tmp_path, "Pontoon shoe 0.0.1 on Raspberry Pi Pico with RP2040")
+    assert deploy.main(["--dry-run", "--listing", listing]) == 0
+    assert "flash build/uf2/pontoon-shoe-RPI_PICO.uf2" in capsys.readouterr().out
+
+
+def test_settings_are_checked_before_they_are_copied(tmp_path, capsys):
+    good = tmp_path / "settings.txt"
+    good.write_text("preset = table\nseats = 5\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("preset = table\nseats = 12\n")
+    listing = _frozen_listing(tmp_path, "Pontoon shoe 0.1.0 on Raspberry Pi Pico with RP2040")
+    assert deploy.main(["--dry-run", "--listing", listing, "--settings", str(good)]) == 0
+    assert "  copy   %s as settings.txt" % good in capsys.readouterr().out
+    assert deploy.main(["--dry-run", "--listing", listing, "--settings", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("deploy: --settings %s: " % bad) and "seats" in err, err
+    assert len(err.strip().splitlines()) == 1
+    binary = tmp_path / "settings.bin"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert deploy.main(["--dry-run", "--listing", listing, "--settings", str(binary)]) == 1
+    assert "not a text file" in capsys.readouterr().err
+
+
+def test_copy_commands_with_settings_only(tmp_path):
+    pl = deploy.plan([], ["engine.mpy"], deploy.frozen_modules())
+    assert deploy.copy_commands(str(tmp_path), pl, "s.txt") == [
+        "fs", "cp", "s.txt", ":settings.txt", "+", "fs", "rm", ":engine.mpy"]
+    assert deploy.copy_commands(str(tmp_path), deploy.plan([], [])) == []
 
 
 def test_plan_refuses_to_overwrite_device_data():
@@ -445,29 +507,49 @@ def test_mpremote_mip_installs_the_same_tree(monkeypatch, bundle):
     vers = deploy.driver_versions()
     assert ("https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_PN532/%s/"
             "adafruit_pn532/i2c.py" % vers["adafruit_pn532"]) in seen
-    assert len(seen) == len(mpy_build.DRIVER_FILES) + len(mpy_build.WEB_FILES)
+    assert len(seen) == len(mpy_build.DRIVER_FILES)          # a plain Pico: no microdot
     with open(os.path.join(ROOT, "package.json")) as f:
         assert "deps" not in json.load(f)
 
 
-def test_manifest_freezes_the_firmware_and_drivers(tmp_path, monkeypatch):
-    calls = []
-    g = {
-        "include": lambda p, **k: calls.append(("include", p)),
-        "module": lambda name, base_path=".", opt=None: calls.append(
-            ("module", os.path.normpath(os.path.join(os.path.abspath(base_path), name)))),
-        "package": lambda name, files=None, base_path=".", opt=None: calls.extend(
-            ("module", os.path.join(base_path, name, f)) for f in files),
-    }
-    monkeypatch.chdir(ROOT)                 # manifests run in their own folder
-    with open(os.path.join(ROOT, "manifest.py")) as f:
-        exec(f.read(), g)
-    assert calls[0] == ("include", "$(PORT_DIR)/boards/manifest.py")
-    frozen = sorted(os.path.relpath(p, ROOT) for k, p in calls[1:]
-                    if p.startswith(os.path.join(ROOT, "firmware")))
-    assert frozen == sorted("firmware/%s.py" % m for m in FIRMWARE_MODULES
-                            if m not in RUN_BY_NAME)
+def _frozen_targets(board):
+    """What MicroPython's own manifest tool (tools/manifestfile.py of the source `make uf2`
+    unpacked) freezes for boards/uf2/BOARD: {module path on the device: source path}."""
+    src = os.path.join(ROOT, "build", "uf2", "src", "micropython")
+    if not os.path.isdir(src):
+        pytest.fail("no MicroPython source in build/uf2/src: run `make uf2` first")
+    sys.path.insert(0, os.path.join(src, "tools"))
+    try:
+        import manifestfile
+    finally:
+        sys.path.pop(0)
+    bdir = os.path.join(ROOT, "boards", "uf2", board)
+    m = manifestfile.ManifestFile(manifestfile.MODE_FREEZE, {
+        "MPY_DIR": src, "MPY_LIB_DIR": os.path.join(src, "lib", "micropython-lib"),
+        "PORT_DIR": os.path.join(src, "ports", "rp2"), "BOARD_DIR": bdir})
+    m.execute(os.path.join(bdir, "manifest.py"))
+    return {f.target_path: f.full_path for f in m.files()}
+
+
+@pytest.mark.parametrize("board", ["RPI_PICO", "RPI_PICO_W"])
+def test_the_board_manifests_freeze_the_shoe(board):
+    got = _frozen_targets(board)
+    web = board == "RPI_PICO_W"
+    for m in FIRMWARE_MODULES:                         # main.py too: the UF2 is the shoe
+        if m in WEB_PART and not web:
+            assert m + ".py" not in got, m
+        else:
+            assert os.path.samefile(got[m + ".py"], os.path.join(ROOT, "firmware", m + ".py"))
+    wiring = {"board.py": "pico_w.py" if web else "pico.py"}
+    if web:
+        wiring["pico.py"] = "pico.py"
+    for name, src in wiring.items():
+        with open(got[name], "rb") as a, open(os.path.join(ROOT, "boards", src), "rb") as b:
+            assert a.read() == b.read(), name
     sp = mpy_build.site_packages()
-    drivers = sorted(os.path.relpath(p, sp) for k, p in calls[1:] if p.startswith(sp))
-    assert drivers == sorted(mpy_build.DRIVER_FILES + mpy_build.WEB_FILES)
-    assert all(os.path.exists(p) for k, p in calls[1:])
+    drivers = mpy_build.DRIVER_FILES + (mpy_build.WEB_FILES if web else ())
+    for rel in drivers:
+        assert os.path.samefile(got[rel], os.path.join(sp, rel)), rel
+    assert ("microdot/microdot.py" in got) == web
+    assert "asyncio/core.py" in got                    # the port's own modules stay
+    assert ("network/__init__.py" in got or "mip/__init__.py" in got) == web   # stock W's

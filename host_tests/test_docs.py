@@ -11,7 +11,7 @@ from conftest import ROOT
 import engine as E
 
 DOCS = os.path.join(ROOT, "docs")
-SKIP_DIRS = {".git", ".venv", "node_modules", "out", "__pycache__", ".pytest_cache",
+SKIP_DIRS = {".git", ".venv", "node_modules", "out", "build", "__pycache__", ".pytest_cache",
              ".hypothesis"}
 TEXT_EXT = (".py", ".md", ".txt", ".json", ".toml", ".cfg", ".ini", ".sh", ".yml",
             ".yaml", "Makefile", "run", ".gitignore")

@@ -56,8 +56,6 @@ BOARD_NAME = "board.mpy"
 BOARD_EXTRA = {"pico": (), "pico_w": (("boards/pico.py", "pico.mpy"),)}
 # sys.implementation._machine of the shoe's own UF2 (boards/uf2/*/mpconfigboard.h)
 SHOE_MACHINE = "Pontoon shoe "
-# the web server (firmware/web.py on a board with a network): pinned microdot, its tag
-WEB_REPO = ("microdot", "miguelgrinberg/microdot", "src/")
 # the device's data: never written by the bundle, never removed
 DATA = ("settings.txt", "uidmap.txt", "uidmap.txt.new", "journal.txt", "journal.tmp",
         "history/", "jtail/")
@@ -390,12 +388,13 @@ def driver_versions():
 
 
 def package_json():
-    """mip's package.json: firmware sources as relative URLs (so the same file serves any
-    fork and branch), board.py, and the Adafruit driver files pinned to the installed
+    """mip's package.json (a plain Pico: no web part): firmware sources as relative URLs
+    (so the same file serves any fork and branch), board.py, and the Adafruit driver files
+    pinned to the installed
     versions' tags by absolute https URLs (mip rewrites only github: URLs, with the branch
     the user asked for, which the Adafruit repositories do not have)."""
     urls = [[t if t in RUN_BY_NAME else rel, "firmware/" + rel]
-            for rel, t in firmware_sources()]
+            for rel, t in firmware_sources() if rel not in WEB_ONLY]
     urls.append(["board.py", BOARD_SOURCE])
     vers = driver_versions()
     for rel in mpy_build.DRIVER_FILES:
@@ -403,12 +402,7 @@ def package_json():
         repo = DRIVER_REPOS[pkg][1]
         urls.append(["lib/" + rel, "https://raw.githubusercontent.com/%s/%s/%s"
                      % (repo, vers[pkg], rel)])
-    dist, repo, under = WEB_REPO
-    from importlib import metadata
-    for rel in mpy_build.WEB_FILES:
-        urls.append(["lib/" + rel, "https://raw.githubusercontent.com/%s/v%s/%s%s"
-                     % (repo, metadata.version(dist), under, rel)])
-    return {"urls": urls, "version": "0.1.0"}
+    return {"urls": urls, "version": project_version()}
 
 
 def package_json_text():
