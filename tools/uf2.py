@@ -41,8 +41,8 @@ SOURCE_HELP = ("no MicroPython source: set MICROPY_SRC to a v1.28.0 tree with th
                "BOARD=RPI_PICO_W submodules && export MICROPY_SRC=$PWD/micropython) or to %s; "
                "looked in: %%s" % TARBALL)
 # what each board needs of the source tree beyond the port itself
-SUBMODULES = {"RPI_PICO": ("lib/pico-sdk/README.md", "lib/tinyusb/src"),
-              "RPI_PICO_W": ("lib/pico-sdk/README.md", "lib/tinyusb/src",
+SUBMODULES = {"RPI_PICO": ("lib/pico-sdk/src", "lib/tinyusb/src"),
+              "RPI_PICO_W": ("lib/pico-sdk/src", "lib/tinyusb/src",
                              "lib/cyw43-driver/src", "lib/lwip/src", "lib/btstack/src",
                              "lib/mbedtls/library")}
 
