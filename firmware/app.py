@@ -21,6 +21,7 @@ import views as V
 from buttons import CHORD, LONG, Buttons
 from cards import card_name
 from journal import Journal
+from snapshot import Snapshot
 from transcript import Header, ParseError, event_text, parse_event, read_events, strip
 
 # buttons, in boards' BUTTONS order
@@ -45,6 +46,7 @@ FOLD_IDLE = 240
 # between deals the tail is folded once nothing has happened for this long: a dealer who
 # starts the next deal at once is not met by a blind loop
 QUIET_MS = 1500
+SNAP_AFTER = 16                          # events a boot may replay before a snapshot is due
 
 try:
     import gc as _gc
@@ -88,6 +90,7 @@ class Table:
         self.lines_in = lines
         self.ui = V.UI()
         self.journal = Journal(root)
+        self.snap = Snapshot(root)
         self.settings = None
         self.e = None
         self.nev = 0
@@ -194,6 +197,7 @@ class Table:
             self._fatal("settings: " + str(x))
             return
         self.journal.start(st.header_lines())
+        self.snap.remove()
         self.e = e
         self.nev = 0
         self.undo_ok = False
@@ -204,17 +208,19 @@ class Table:
         self._after_event(-1)
 
     def _replay(self):
-        """Rebuild the engine from the journal (boot, UNDO). Drops a bad tail."""
-        h = Header()
+        """Rebuild the engine from the journal (boot, UNDO): from the snapshot when it
+        belongs to this journal, else from the first event. Drops a bad tail."""
         self.e = None
         self.nev = 0
         self.undo_ok = False
+        skip = self._restore()
+        h = Header()
         cut = -1
         why = None
         number = 0
         f = self.journal.lines()
         try:
-            for number, start, _, ev in read_events(f, h):
+            for number, start, _, ev in read_events(f, h, skip):
                 if self.e is None:
                     try:
                         self.e = h.engine()
@@ -242,9 +248,42 @@ class Table:
             except ParseError:
                 self.e = None          # no usable header: a new session
                 return
-        self.say("# journal: %d events replayed" % self.nev)
+        self.say("# journal: %d events replayed" % (self.nev - self.snap.events)
+                 + (" after a snapshot of %d" % self.snap.events if self.snap.events else ""))
         if self.e.finished():
             self._session_over()
+
+    def _restore(self):
+        """The engine from the journal's header with the snapshot's state in it, when the
+        snapshot belongs to this journal: returns the offset its events end at (0: none)."""
+        h = Header()
+        f = self.journal.lines()
+        try:
+            for _ in read_events(f, h):
+                break                    # the header is read: the engine can be made
+            e = h.engine()
+        except ParseError:
+            return 0                     # the full replay says what is wrong
+        finally:
+            f.close()
+        skip = self.snap.restore(e, self.journal)
+        if skip:
+            self.e = e
+            self.nev = self.snap.events
+            x = self.snap.extra
+            self.last_ev = x[0]
+            self.undo_ok = bool(x[1])
+        return skip
+
+    def _save_snapshot(self):
+        """After a fold: the engine as it stands, so the next boot replays from here."""
+        if self.e is None or self.snap.events == self.nev or self.journal.nbody:
+            return
+        try:
+            self.snap.save(self.e, self.journal, self.nev,
+                           bytes((self.last_ev, 1 if self.undo_ok else 0)))
+        except OSError as x:             # only time is lost: the journal is whole
+            self.say("! snapshot: %s" % x)
 
     def _feed(self, ev, seat, amount, card):
         e = self.e
@@ -1200,8 +1239,13 @@ class Table:
         overflows it, at whatever moment that is."""
         j = self.journal
         e = self.e
-        if not j.nbody or self.fold_wait or e is None:
+        if self.fold_wait or e is None:
             return False
+        if not j.nbody:
+            # nothing to fold, but a boot or UNDO replayed many events: a snapshot, once
+            # the table is quiet, spares the next boot that replay
+            return (self.nev - self.snap.events >= SNAP_AFTER and self._quiet()
+                    and (self._players_turn() or not e.in_deal()))
         if j.nbody >= FOLD_IDLE and self._players_turn():
             return True
         return not e.in_deal() and self._quiet()
@@ -1221,6 +1265,8 @@ class Table:
         except OSError as x:             # the tail stays valid; tried again after an event
             self.fold_wait = True
             self.say("! journal: could not fold the tail (%s)" % x)
+            return
+        self._save_snapshot()
 
     def _heap(self):
         if _gc is None:

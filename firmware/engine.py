@@ -225,6 +225,11 @@ class Engine:
         if rules.shoot and v[_R_BANKER]:
             v[_R_NEED_KITTY] = 1
 
+    def state(self):
+        """Every buffer the engine's state lives in (nothing else changes after __init__):
+        snapshot.py saves and restores them, so a boot replays only the newest events."""
+        return (self.v, self.hb, self.hw, self.sw, self.sb, self.order, self.porder, self.loc)
+
     def __getattr__(self, name):
         # Read-only views of the registers (engine.phase, engine.kitty, ...): one tuple
         # of names costs less RAM than a property per register.

@@ -242,6 +242,26 @@ class Journal:
                 last_nl = size + i
         return size + self.nbody, last_nl, prev_nl
 
+    def crc(self, upto):
+        """CRC-32 of the journal's first `upto` bytes (journal.txt, then the tail)."""
+        from binascii import crc32
+        c = 0
+        left = min(upto, self.base)
+        if left > 0:
+            buf = bytearray(_CHUNK)
+            mv = memoryview(buf)
+            with open(self.path, "rb") as f:
+                while left > 0:
+                    n = f.readinto(buf)
+                    if not n:
+                        break
+                    n = min(n, left)
+                    c = crc32(mv[:n], c)
+                    left -= n
+        if upto > self.base:
+            c = crc32(memoryview(self.body)[:min(self.nbody, upto - self.base)], c)
+        return c
+
     def last_line_start(self):
         """Offset where the last line begins (the journal ends with a newline)."""
         size, last_nl, prev_nl = self._newlines()

@@ -11,6 +11,10 @@
 # the highlighted page, all in preallocated bytearrays.
 # A display that stops answering makes show() return -1; it is re-initialised and fully
 # redrawn on the next show() that reaches it.
+# Start-up: the driver's own init_display() runs once, against a recorder, for its command
+# sequence; each panel then gets those commands in one write (not one write a command), is
+# not cleared (its RAM is unknown: the first show() sends every page, which is the clear)
+# and is switched on once that first show() has drawn all of it (no power-on noise seen).
 from adafruit_bus_device.i2c_device import I2CDevice
 from font5x7 import ADVANCE, FIRST, FONT, WIDTH
 
@@ -21,6 +25,41 @@ INTERRUPTED = -2
 # Whole pages go out at most RUN_PAGES in one write: the longest the bus is held by a
 # display (one 128-column page: 140 bytes, 3.2 ms at 400 kHz) while a card may be waiting
 RUN_PAGES = 1
+
+
+_DISPLAY_ON = 0xAF
+_SET_COLUMNS = 0x21
+_ON = b"\x00\xaf"
+
+
+class _Recorder:
+    """The bus as the driver's constructor sees it: the command bytes its poweron() and
+    init_display() write are kept in `cmds` (control byte 0x00 first: a stream of
+    commands in one write) but "display on", up to the column address the clear's show()
+    begins with; nothing is sent."""
+
+    def __init__(self):
+        self.cmds = bytearray(b"\x00")
+        self.done = False
+
+    def try_lock(self):
+        return True
+
+    def unlock(self):
+        pass
+
+    def writeto(self, addr, buf, start=0, end=None):
+        end = len(buf) if end is None else end
+        if self.done or end - start != 2 or buf[start] != 0x80:
+            return                       # the clear's data: not wanted
+        c = buf[start + 1]
+        if c == _SET_COLUMNS:
+            self.done = True             # show() begins: the clear is not wanted either
+        elif c != _DISPLAY_ON:
+            self.cmds.append(c)
+
+    def readfrom_into(self, addr, buf, start=0, end=None):
+        pass
 
 
 class SeatDisplays:
@@ -46,31 +85,14 @@ class SeatDisplays:
         self.last_bytes = 0
         self.last_pages = 0
         self.failures = 0
-        drv = None
+        self._dark = bytearray(self.n)   # 1: initialised, not switched on yet
+        rec = _Recorder()
+        self._drv = SSD1306_I2C(width, height, rec, addr=targets[0][1])
+        self._init_cmds = bytes(rec.cmds)
         for i in range(self.n):
-            i2c, addr = targets[i]
-            try:
-                drv = SSD1306_I2C(width, height, i2c, addr=addr)
-            except (OSError, ValueError):
-                continue
-            drv.i2c_device = self._devs[i]
-            self._drv = drv
-            self._mark_blank(i)
-            self.ok[i] = 1
-            break
-        if drv is None:
+            self._init(i)
+        if not any(self.ok):
             raise OSError("no seat display answers")
-        for i in range(self.n):
-            if not self.ok[i]:
-                self._init(i)
-
-    def _mark_blank(self, i):
-        # A freshly initialised panel is clear: every cell shows a space.
-        o = i * self.pages * self.cols
-        for k in range(o, o + self.pages * self.cols):
-            self._text[k] = 32
-        self._hl[i] = _NO_HIGHLIGHT
-        self._forget(i)
 
     def _forget(self, i):
         for p in range(i * self.pages, (i + 1) * self.pages):
@@ -83,16 +105,18 @@ class SeatDisplays:
         self._forget(i)
 
     def _init(self, i):
-        drv = self._drv
-        drv.i2c_device = self._devs[i]
+        dev = self._devs[i]
         try:
-            drv.init_display()           # also clears the panel (fill(0) + show())
+            with dev:
+                dev.write(self._init_cmds)
         except OSError:
             self.ok[i] = 0
             self.failures += 1
             return False
         self.ok[i] = 1
-        self._mark_blank(i)
+        self._dark[i] = 1
+        self._mark(i, _UNKNOWN)          # its RAM holds noise: every page goes out whole
+        self._hl[i] = _NO_HIGHLIGHT
         return True
 
     def redraw(self, i):
@@ -220,6 +244,11 @@ class SeatDisplays:
                 elif first >= 0:
                     c1 = w - 1 if last == cols - 1 else (last + 1) * adv - 1
                     self._push(dev, p, p, first * adv, c1)
+            if self._dark[i]:            # every page is drawn now: let it be seen
+                with dev:
+                    dev.write(_ON)
+                self._dark[i] = 0
+                self.last_bytes += 3
         except OSError:
             self.ok[i] = 0
             self.failures += 1

@@ -88,10 +88,11 @@ def parse_event(words):
     return ev, seat, amount, card
 
 
-def read_events(lines, header):
+def read_events(lines, header, skip_to=0):
     """Header lines go into `header` (a Header); then yields (line number, byte offset of
     the line, words, event) for each event line. One reader for the replayer and the
-    controller's journal. Raises ParseError with the line number and offset."""
+    controller's journal. Raises ParseError with the line number and offset. Event lines
+    that begin before `skip_to` (what an engine snapshot already holds) are not parsed."""
     number = 0
     offset = 0
     in_header = True
@@ -99,6 +100,8 @@ def read_events(lines, header):
         number += 1
         start = offset
         offset += len(raw)
+        if start < skip_to and not in_header:
+            continue
         if isinstance(raw, str):
             line = raw
         else:
@@ -117,6 +120,8 @@ def read_events(lines, header):
             ev = parse_event(words)
         except ParseError as e:
             raise ParseError(e.reason, number, start)
+        if start < skip_to:
+            continue
         yield number, start, words, ev
 
 

@@ -174,7 +174,7 @@ def test_bundle_boots_from_mpy_alone(bundle, simdir, tmp_path):
     assert out[0] == "imported %d bad []" % len(mods)
     assert out[1] == "drivers True True"
     assert out[2] == "events [46]"                     # QH = rank 11 * 4 + suit 2
-    assert out[3] == "shown 2"                         # two text lines, two pages sent
+    assert out[3] == "shown 8"                         # a new panel: every page sent
     assert out[4] == "tags tags: done write True"
     assert out[5] == "violations []"
 

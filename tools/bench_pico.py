@@ -417,34 +417,66 @@ def engine_probe(run, head, events):
     return n, tot / max(1, n), mx, allocs
 
 
-def boot_probe(flash, journal_lines, firmware=None):
-    """Power on with `journal_lines` as journal.txt: ms until every display is drawn
-    (the last display write before 100 ms without any, all nine having been written)."""
+def players_turn_cut(head, events):
+    """The last point of the session at which a player is to act (no card may come, so
+    the table may write to its flash): the power is cut there, before the next event."""
+    from transcript import parse_event, strip
+    e = S.shadow(head, events, 0)
+    last = len(events) - 1
+    for k, line in enumerate(events[:-1]):
+        e.apply(*parse_event(strip(line)))
+        if e.in_deal() and e.expected_card_slot() == -1:
+            last = k + 1
+    return last
+
+
+def _boot_drawn(flash, firmware, used):
+    """Power on; ms until every used display is drawn and switched on (the last display
+    write before 100 ms without any, all of them on). Returns (ms, serial lines)."""
     run = OnPico(flash, firmware=firmware)
-    p = run.boot()
-    run.run(lambda r: r.saw("# heap in use after boot"), max_s=30)
-    run.exec("import os\nf = open('journal.txt', 'w')\nf.write(%r)\nf.close()\n"
-             "try:\n os.remove('jtail/lines.txt')\nexcept OSError:\n pass"
-             % ("\n".join(journal_lines) + "\n"))
-    p.power_cut()
-    run = OnPico(flash, firmware=firmware)
-    p = run.boot()
-    seats = 0
-    for x in journal_lines:
-        if x.startswith("seats "):
-            seats = int(x.split()[1])
-    used = list(range(min(8, seats))) + [8]
+    run.boot()
+    w = run.p.world
 
     def drawn(r):
-        if not all(r.writes[i] for i in used):
+        if not all(r.writes[i] and w.displays[i].on for i in used):
             return False
         last = max(t for i in used for t in r.writes[i])
         return r.p.world.clock.ns - last > 100e6
     run.run(drawn, max_s=30)
     last = max(t for i in used for t in run.writes[i])
-    resumed = [x for x in run.lines if x.startswith("# resume #")]
+    run.p.run_for(0.2)
+    run.take_output()
+    return run, last / 1e6
+
+
+def boot_probe(flash, head, events, firmware=None):
+    """Power on with a session's journal up to its last player's turn: first as a journal
+    alone (every event replayed), then, after the table has had a quiet moment to write its
+    snapshot, again (the boot a table left by a pulled plug gets). Returns
+    (ms with the snapshot, ms with the journal alone, events, what the boots said)."""
+    k = players_turn_cut(head, events)
+    lines = head + events[:k]
+    run = OnPico(flash, firmware=firmware)
+    p = run.boot()
+    run.run(lambda r: r.saw("# heap in use after boot"), max_s=30)
+    run.exec("import os\nf = open('journal.txt', 'w')\nf.write(%r)\nf.close()\n"
+             "for n in ('jtail/lines.txt', 'jsnap/state.bin'):\n"
+             " try:\n  os.remove(n)\n except OSError:\n  pass" % ("\n".join(lines) + "\n"))
+    p.power_cut()
+    seats = 0
+    for x in lines:
+        if x.startswith("seats "):
+            seats = int(x.split()[1])
+    used = list(range(min(8, seats))) + [8]
+    run, alone_ms = _boot_drawn(flash, firmware, used)
+    run.p.run_for(3.0)                   # quiet: the table writes its snapshot
+    run.take_output()
+    said = [x for x in run.lines if x.startswith("# journal:")]
+    run.p.power_cut()
+    run, snap_ms = _boot_drawn(flash, firmware, used)
+    said += [x for x in run.lines if x.startswith("# journal:")]
     run.close()
-    return last / 1e6, resumed
+    return snap_ms, alone_ms, k, said
 
 
 def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmware=None):
@@ -499,12 +531,13 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         head, events = heads[0]
         ecards, eavg, emax, eallocs = engine_probe(run, head, events)
         run.close()
-        boot_ms, resumed = boot_probe(flash, head + events[:-1], firmware=firmware)
+        boot_ms, boot_alone_ms, boot_events, boot_said = boot_probe(flash, head, events,
+                                                                    firmware=firmware)
         return {
             "deals": deals or 8, "heap_peak": heap.get("peak", 0),
             "lowest_free": heap.get("lowest_free", 0), "free_end": free, "block": block,
             "cards": cards, "buttons": buttons, "boot_ms": boot_ms,
-            "boot_events": len(events) - 1, "boot_resumed": resumed,
+            "boot_alone_ms": boot_alone_ms, "boot_events": boot_events, "boot_said": boot_said,
             "engine_cards": ecards, "engine_avg_us": eavg, "engine_max_us": emax,
             "engine_allocs": eallocs, "events": nevents,
             "erases": sum(1 for o in ops if o[0] == "e"),

@@ -58,7 +58,7 @@ BOARD_EXTRA = {"pico": (), "pico_w": (("boards/pico.py", "pico.mpy"),)}
 SHOE_MACHINE = "Pontoon shoe "
 # the device's data: never written by the bundle, never removed
 DATA = ("settings.txt", "uidmap.txt", "uidmap.txt.new", "journal.txt", "journal.tmp",
-        "history/", "jtail/")
+        "history/", "jtail/", "jsnap/")
 # driver package -> (PyPI distribution, GitHub repository); versions from the installed ones
 DRIVER_REPOS = {
     "adafruit_pn532": ("adafruit-circuitpython-pn532", "adafruit/Adafruit_CircuitPython_PN532"),

@@ -743,6 +743,8 @@ def text_of(p):
     from boards.simdev.ssd1306 import SSD1306
     rows = panel_levels(p)
     d = SSD1306(128, p.height)
+    d.ram[:] = bytes(len(d.ram))     # a decoding canvas: lit where the panel is lit
+    d.on = True
     for y in range(len(rows)):
         bit = 1 << (y & 7)
         base = (y >> 3) * 128

@@ -354,8 +354,9 @@ def table_image(world, screens, scale=2, caption=""):
 
 
 def _rows_bits(d):
-    """Display RAM (column bytes, bit 0 on top) as packed 1-bit rows for Image.frombytes."""
-    ram = d.ram
+    """Display RAM as seen (column bytes, bit 0 on top; dark while the panel is off) as
+    packed 1-bit rows for Image.frombytes."""
+    ram = d.seen_ram()
     out = bytearray(16 * 64)
     for y in range(64):
         page = (y >> 3) * 128
@@ -446,7 +447,7 @@ VM_MAIN = os.path.join(ROOT, "tools", "vm", "sim_main.py")
 # to spare (the virtual Pico's own tests assert its heap); the 64-bit VM's objects are about
 # twice as big, and the firmware needs about 200k there (tools/bench_app.py finds the
 # smallest): running at that edge made every small code change a MemoryError at boot.
-VM_HEAP = "256k"
+VM_HEAP = "320k"
 
 
 class OnVM:

@@ -24,7 +24,8 @@ class SSD1306:
         self.strict = strict
         self.tolerate = tolerate or {}
         self.stats = Stats()
-        self.ram = bytearray(128 * 8)
+        # power-on RAM is noise (the datasheet promises nothing): a panel never drawn shows it
+        self.ram = bytearray((k * 73 + (k >> 7) * 29 + 5) & 0xFF for k in range(128 * 8))
         self.violations = []
         self.alive = True            # fault injector: False = stops answering (NACK)
         self.reset()
@@ -40,6 +41,7 @@ class SSD1306:
         self.entire_on = False
         self.contrast = 0x7F
         self.start_line = 0
+        self.mux = 63                # multiplex ratio - 1: the rows driven (0xA8)
         self.seg_remap = False
         self.com_flip = False
         self.charge_pump = False
@@ -171,6 +173,10 @@ class SSD1306:
                 self._violate("page range %d..%d out of 0..7" % (a[0], a[1]))
             self.page_start, self.page_end = a[0] & 7, a[1] & 7
             self.page = self.page_start
+        elif cmd == 0xA8:
+            if not 15 <= a[0] <= 63:
+                self._violate("multiplex ratio %d out of 16..64" % (a[0] + 1))
+            self.mux = a[0] & 63
         elif cmd == 0x81:
             self.contrast = a[0]
         elif cmd == 0x8D:
@@ -190,10 +196,22 @@ class SSD1306:
             rows.append("".join("#" if self.pixel(x, y) else "." for x in range(self.width)))
         return rows
 
+    def seen_ram(self):
+        """The RAM as a person sees it: dark while the panel is switched off, and below the
+        rows the multiplex ratio drives (a 128x32 panel shows pages 0..3)."""
+        if not self.on:
+            return bytes(len(self.ram))
+        rows = (self.mux + 1) // 8 * 128
+        if rows >= len(self.ram):
+            return self.ram
+        return bytes(self.ram[:rows]) + bytes(len(self.ram) - rows)
+
     def text_rows(self, font, first=32, width=5, advance=6):
-        """Decode each 8-pixel page as a line of text drawn with `font` (column bytes, one
-        glyph of `width` bytes per char from `first`); '?' for cells that match no glyph.
-        An inverted line decodes too; returns (lines, inverted flags)."""
+        """Decode each 8-pixel page, as seen (seen_ram), as a line of text drawn with `font`
+        (column bytes, one glyph of `width` bytes per char from `first`); '?' for cells
+        that match no glyph. An inverted line decodes too; returns (lines, inverted
+        flags)."""
+        ram = self.seen_ram()
         glyphs = {}
         nglyph = len(font) // width
         for g in range(nglyph - 1, -1, -1):
@@ -201,7 +219,7 @@ class SSD1306:
         lines = []
         inv = []
         for p in range(self.height // 8):
-            row = self.ram[p * 128:(p + 1) * 128]
+            row = ram[p * 128:(p + 1) * 128]
             flip = row[127] == 0xFF and row[126] == 0xFF
             x = 0
             s = ""
