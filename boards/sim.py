@@ -96,7 +96,7 @@ def make_reader(uid_map=None, **kw):
 def make_displays(n=9, height=64, font=-1):
     import drivers
     from seat_displays import SeatDisplays
-    drivers.install()
+    drivers.install_displays()
     mux = make_mux()
     targets = [(mux.channel(SLOTS[i][0]), SLOTS[i][1]) for i in range(n)]
     if font == -1:

@@ -47,6 +47,11 @@ FOLD_IDLE = 240
 # starts the next deal at once is not met by a blind loop
 QUIET_MS = 1500
 SNAP_AFTER = 16                          # events a boot may replay before a snapshot is due
+# A collection once this much has been allocated since the last one: garbage then never
+# spreads far above the live data, so what outlives it (a new session's engine, a message)
+# is not left high in the heap, splitting the free space (MicroPython allocates first-fit
+# from the bottom). The table's own collection after each burst usually comes first.
+GC_EVERY = 24 * 1024
 
 try:
     import gc as _gc
@@ -61,25 +66,10 @@ HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, doubl
         "tags write|enroll|check|stop")
 
 
-class _Settings:
-    """What the table keeps of settings.txt: the parser (settings.py) leaves the heap."""
-
-    def __init__(self, st):
-        for k, v in st.__dict__.items():     # every value, the Pico W's network ones too
-            setattr(self, k, v)
-        self.header = st.header_lines()
-
-    def header_lines(self):
-        return self.header
-
-
 def _settings(path):
-    """settings.txt at `path` (None: the defaults), loaded by a module that is then let go."""
+    """settings.txt at `path` (None: the defaults)."""
     import settings as S
-    st = _Settings(S.load(path) if path else S.Settings())
-    del S
-    sys.modules.pop("settings", None)
-    return st
+    return S.load(path) if path else S.Settings()
 
 
 class Table:
@@ -133,6 +123,8 @@ class Table:
 
     # ------------------------------------------------------------------ boot
     def boot(self):
+        if _gc is not None and hasattr(_gc, "threshold"):
+            _gc.threshold(GC_EVERY)
         st = self.settings = _settings(self.root + "settings.txt")
         self.pages = st.height // 8
         b = self.board
@@ -156,6 +148,12 @@ class Table:
             import gc
             gc.collect()                 # the replay's garbage out before the reader's code
         except ImportError:
+            pass
+        # every display drawn before the reader starts (the PN532 driver's reset sleeps
+        # 0.2 s): the table is seen sooner, and no card could be read before anyway
+        self._all_dirty()
+        self._prompt()
+        while self.redraw_one():
             pass
         uid_map = None
         if st.uid_map:
@@ -213,14 +211,15 @@ class Table:
         self.e = None
         self.nev = 0
         self.undo_ok = False
-        skip = self._restore()
-        h = Header()
+        skip, h = self._restore()
+        if not skip:
+            h = Header()
         cut = -1
         why = None
         number = 0
-        f = self.journal.lines()
+        f = self.journal.lines(skip)       # from the snapshot's point, past the header
         try:
-            for number, start, _, ev in read_events(f, h, skip):
+            for number, start, _, ev in read_events(f, h, 0, skip):
                 if self.e is None:
                     try:
                         self.e = h.engine()
@@ -255,7 +254,8 @@ class Table:
 
     def _restore(self):
         """The engine from the journal's header with the snapshot's state in it, when the
-        snapshot belongs to this journal: returns the offset its events end at (0: none)."""
+        snapshot belongs to this journal: returns (the offset its events end at, 0: none;
+        the header read)."""
         h = Header()
         f = self.journal.lines()
         try:
@@ -263,7 +263,7 @@ class Table:
                 break                    # the header is read: the engine can be made
             e = h.engine()
         except ParseError:
-            return 0                     # the full replay says what is wrong
+            return 0, h                  # the full replay says what is wrong
         finally:
             f.close()
         skip = self.snap.restore(e, self.journal)
@@ -273,7 +273,7 @@ class Table:
             x = self.snap.extra
             self.last_ev = x[0]
             self.undo_ok = bool(x[1])
-        return skip
+        return skip, h
 
     def _save_snapshot(self):
         """After a fold: the engine as it stands, so the next boot replays from here."""
@@ -580,7 +580,7 @@ class Table:
         if e is not None and e.in_deal() and not (self.tm is not None and self.tm.active):
             return "tag mode is for between deals: finish or void this deal first"
         if self.tm is None:
-            import tagmode               # lazily: 17 KB of code only when used
+            import tagmode
             st = self.settings
             self.tm = tagmode.for_reader(self.reader, self.disp, screen=BANKER_DISPLAY,
                                          uidmap_path=self.root + (st.uid_map or "uidmap.txt"))
@@ -600,8 +600,7 @@ class Table:
                 self.hashes[i] = 0       # the banker's display showed the tag mode
             self.reader.ignore_field()   # the last tag may still lie on the reader
             self._all_dirty()
-            self.tm = None               # its code leaves the heap until the next use
-            sys.modules.pop("tagmode", None)
+            self.tm = None               # its buffers go; made again at the next use
             self.collect = True
         return True
 
@@ -1141,7 +1140,10 @@ class Table:
         if h == self.hashes[i]:
             return True
         self.hashes[i] = h
-        r = self.disp.show(i, self.buf, hl, self._page_sent)   # one page a pass
+        # one page a pass, so a card is read between pages; before the reader is up (boot)
+        # the whole display at once
+        r = self.disp.show(i, self.buf, hl,
+                           self._page_sent if self.reader is not None else None)
         if r == -2:                      # seat_displays.INTERRUPTED by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i
@@ -1280,7 +1282,7 @@ class Table:
         if self.settings.web and hasattr(self.board, "make_network"):
             net = self.board.make_network(self.settings)
         if net is not None:
-            import web                   # lazily: only a board with a network pays for it
+            import web                   # only a board with a network has it (Pico W UF2)
             web.run(self, net)
         while not self.stop:
             if not self.step():

@@ -4,32 +4,47 @@
 # lacks time.monotonic; on the host it also puts the drivers on the simulated clock).
 # `busio` and `digitalio` resolve to firmware/busio.py and firmware/digitalio.py, which must
 # come before any Blinka copies on the import path (MICROPYPATH / sys.path).
+# The displays' driver and the reader's are installed apart: at boot the displays are drawn
+# before the PN532 driver (the biggest, 40 ms to import on a Pico) is even imported.
 import drvtime
 
-_done = False
+_done = bytearray(2)        # [displays, reader]
+
+
+def install_displays():
+    if _done[0]:
+        return
+    import adafruit_bus_device.i2c_device as a
+    import adafruit_ssd1306 as d
+    a.time = drvtime
+    d.time = drvtime
+    _done[0] = 1
+
+
+def install_reader():
+    if _done[1]:
+        return
+    install_displays()                   # adafruit_bus_device
+    import adafruit_pn532.adafruit_pn532 as b
+    import adafruit_pn532.i2c as c
+    b.time = drvtime
+    c.time = drvtime
+    _done[1] = 1
 
 
 def install():
-    global _done
-    if _done:
-        return
-    import adafruit_bus_device.i2c_device as a
-    import adafruit_pn532.adafruit_pn532 as b
-    import adafruit_pn532.i2c as c
-    import adafruit_ssd1306 as d
-    for m in (a, b, c, d):
-        m.time = drvtime
-    _done = True
+    install_displays()
+    install_reader()
 
 
 def pn532(i2c, **kw):
     """PN532_I2C on a busio.I2C; kw go to the driver (irq=, reset=, req=, debug=)."""
-    install()
+    install_reader()
     from adafruit_pn532.i2c import PN532_I2C
     return PN532_I2C(i2c, **kw)
 
 
 def ssd1306(i2c, addr=0x3C, width=128, height=64):
-    install()
+    install_displays()
     from adafruit_ssd1306 import SSD1306_I2C
     return SSD1306_I2C(width, height, i2c, addr=addr)

@@ -105,17 +105,21 @@ class Journal:
             self.base = base
         self.nbody = n
 
-    def lines(self):
-        """The journal's lines, one at a time (close() it when done)."""
-        f = open(self.path, "rb")
-        try:
-            for raw in f:
-                yield raw
-        finally:
-            f.close()
+    def lines(self, start=0):
+        """The journal's lines from byte `start` (a line's beginning), one at a time (close()
+        it when done)."""
+        if start < self.base:
+            f = open(self.path, "rb")
+            try:
+                if start:
+                    f.seek(start)
+                for raw in f:
+                    yield raw
+            finally:
+                f.close()
         body = self.body
         n = self.nbody
-        i = 0
+        i = start - self.base if start > self.base else 0
         while i < n:
             j = _find_nl(body, i, n)
             j = n if j < 0 else j + 1
@@ -221,26 +225,38 @@ class Journal:
         os.rename(self.tmp, self.path)
 
     def _newlines(self):
-        """(journal size, offset of the last newline, of the one before it); -1 for none."""
-        size = 0
-        last_nl = prev_nl = -1
-        buf = bytearray(_CHUNK)
-        with open(self.path, "rb") as f:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                for i in range(n):
-                    if buf[i] == 10:
-                        prev_nl = last_nl
-                        last_nl = size + i
-                size += n
+        """(journal size, offset of the last newline, of the one before it); -1 for none.
+        Looked for from the end (the tail in memory, then journal.txt a chunk at a time
+        backwards): a boot does not read the whole journal byte by byte for two newlines."""
+        size = os.stat(self.path)[6]
+        found = [-1, -1]                 # last, the one before
         body = self.body
-        for i in range(self.nbody):
+        i = self.nbody - 1
+        while i >= 0 and found[1] < 0:
             if body[i] == 10:
-                prev_nl = last_nl
-                last_nl = size + i
-        return size + self.nbody, last_nl, prev_nl
+                found[0 if found[0] < 0 else 1] = size + i
+            i -= 1
+        if found[1] < 0 and size:
+            buf = bytearray(_CHUNK)
+            mv = memoryview(buf)
+            pos = size
+            with open(self.path, "rb") as f:
+                while pos > 0 and found[1] < 0:
+                    start = pos - _CHUNK if pos > _CHUNK else 0
+                    n = pos - start
+                    f.seek(start)
+                    f.readinto(mv[:n])
+                    i = n - 1
+                    while i >= 0:
+                        if buf[i] == 10:
+                            if found[0] < 0:
+                                found[0] = start + i
+                            else:
+                                found[1] = start + i
+                                break
+                        i -= 1
+                    pos = start
+        return size + self.nbody, found[0], found[1]
 
     def crc(self, upto):
         """CRC-32 of the journal's first `upto` bytes (journal.txt, then the tail)."""

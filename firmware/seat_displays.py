@@ -191,6 +191,8 @@ class SeatDisplays:
         n = len(lines)
         self.last_bytes = 0
         self.last_pages = 0
+        # nothing to give way to (no stop()): whole pages go out in one write
+        run_pages = RUN_PAGES if stop is not None else self.pages
         try:
             run = -1                     # first page of a run of whole pages to send
             for p in range(self.pages + 1):
@@ -236,7 +238,7 @@ class SeatDisplays:
                         self.bytes_sent += self.last_bytes
                         return INTERRUPTED
                 if full:
-                    if run >= 0 and p - run >= RUN_PAGES:
+                    if run >= 0 and p - run >= run_pages:
                         self._push(dev, run, p - 1, 0, w - 1)
                         run = -1
                     if run < 0:

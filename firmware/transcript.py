@@ -88,14 +88,15 @@ def parse_event(words):
     return ev, seat, amount, card
 
 
-def read_events(lines, header, skip_to=0):
+def read_events(lines, header, skip_to=0, offset=0):
     """Header lines go into `header` (a Header); then yields (line number, byte offset of
     the line, words, event) for each event line. One reader for the replayer and the
     controller's journal. Raises ParseError with the line number and offset. Event lines
-    that begin before `skip_to` (what an engine snapshot already holds) are not parsed."""
+    that begin before `skip_to` (what an engine snapshot already holds) are not parsed.
+    offset > 0: `lines` begin at that byte of the transcript, past its header (line
+    numbers then count from there)."""
     number = 0
-    offset = 0
-    in_header = True
+    in_header = offset == 0
     for raw in lines:
         number += 1
         start = offset

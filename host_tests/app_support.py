@@ -93,6 +93,14 @@ def check_frames(history, ack_times, states, n_seats):
     return bad
 
 
+def hidden_violations(answers, states):
+    """answers: (events k, display index: seat-1, or 8 for public, text) of the web part's
+    answers. Uses the same check as the OLED frames: the public answers as the banker's
+    display."""
+    acks = list(range(1, len(states)))
+    return check_frames([(k, i, [text]) for k, i, text in answers], acks, states, 8)
+
+
 def check_serial(seen, states):
     bad = []
     for k, line in seen:

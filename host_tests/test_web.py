@@ -10,7 +10,7 @@ import threading
 import time
 
 import web_support as W
-from app_support import check_frames, hidden_states
+from app_support import hidden_states, hidden_violations
 
 import engine as E
 import simtable as S
@@ -41,13 +41,6 @@ def login_all(wt, codes):
         assert status == 303 and cookie and cookie.startswith("seat%d=" % s), (s, status)
         cookies[s] = cookie
     return cookies
-
-
-def hidden_violations(answers, states):
-    """answers: (events k, display index: seat-1, or 8 for public, text). Uses the same
-    check as the OLED frames: the public answers as the banker's display."""
-    acks = list(range(1, len(states)))
-    return check_frames([(k, i, [text]) for k, i, text in answers], acks, states, 8)
 
 
 def check_public(t, e, k):

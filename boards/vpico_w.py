@@ -1,0 +1,152 @@
+# The virtual Pico W (tools/vpico, host_tests/test_vpico_w.py): the Pico W's wiring (the
+# frozen `pico` module of its UF2) and, in place of the Wi-Fi the emulator lacks (no CYW43
+# model), a table full of phones inside the Pico. Copied to the emulated Pico W's flash as
+# board.mpy, where it shadows the frozen board module; never deployed to a real one.
+#
+# Each phone does what the real pages do (firmware/web_pages.py): the public page and each
+# seat's page (logged in with the code its display shows) long-poll their JSON with
+# ?after=VERSION, ask again at once after a change, a second later when nothing changed,
+# two seconds after an error, and log in again on a 403. Requests go through in-memory
+# streams into microdot's own request handling (web.py's server, unchanged). Every answer
+# goes out on the serial line as "#web SEAT STATUS BODY" (seat 0: the public page) for
+# the host to check for hidden information.
+from pico import *  # noqa: F401,F403 - the same pins, displays, reader and buttons
+
+PAUSE_SAME_MS = 1000
+PAUSE_ERROR_MS = 2000
+
+
+class _Reader:
+    def __init__(self, data):
+        self.data = data
+        self.at = 0
+
+    async def readline(self):
+        i = self.data.find(b"\n", self.at)
+        end = len(self.data) if i < 0 else i + 1
+        out = self.data[self.at:end]
+        self.at = end
+        return out
+
+    async def read(self, n=-1):
+        end = len(self.data) if n < 0 else min(len(self.data), self.at + n)
+        out = self.data[self.at:end]
+        self.at = end
+        return out
+
+    async def readexactly(self, n):
+        return await self.read(n)
+
+
+class _Writer:
+    def __init__(self, phone):
+        self.out = []
+        self.phone = phone
+
+    async def awrite(self, data):
+        self.out.append(data if isinstance(data, bytes) else data.encode())
+
+    def write(self, data):
+        self.out.append(data if isinstance(data, bytes) else data.encode())
+
+    async def drain(self):
+        pass
+
+    async def aclose(self):
+        pass
+
+    def close(self):
+        pass
+
+    async def wait_closed(self):
+        pass
+
+    def get_extra_info(self, name):
+        return ("10.0.0.%d" % (10 + self.phone), 40000 + self.phone)
+
+
+async def request(app, phone, method, path, headers=b"", body=b""):
+    """(status, head bytes, body bytes) of one request through microdot's handling."""
+    head = b"%s %s HTTP/1.1\r\nHost: pontoon\r\n%s" % (method, path, headers)
+    if body:
+        head += b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n" % (
+            len(body))
+    w = _Writer(phone)
+    await app.handle_request(_Reader(head + b"\r\n" + body), w)
+    raw = b"".join(w.out)
+    i = raw.find(b"\r\n\r\n")
+    if not raw.startswith(b"HTTP/") or i < 0:
+        return 0, raw, b""
+    return int(raw[9:12]), raw[:i], raw[i + 4:]
+
+
+def _version(body):
+    i = body.find(b'"v": ')
+    if i < 0:
+        return -1
+    j = i + 5
+    while j < len(body) and 48 <= body[j] <= 57:
+        j += 1
+    return int(body[i + 5:j])
+
+
+def _cookie(head):
+    i = head.find(b"Set-Cookie: ")
+    if i < 0:
+        return b""
+    j = head.find(b";", i)
+    return head[i + 12:j if j > 0 else len(head)]
+
+
+async def phone(app, web, seat):
+    """One phone at the table: seat 0 the public page, else seat `seat`'s own page."""
+    import asyncio
+    api = b"/api/table" if seat == 0 else b"/api/seat/%d" % seat
+    page = b"/" if seat == 0 else b"/seat/%d" % seat
+    cookie = b""
+    v = 0
+    await request(app, seat, b"GET", page)
+    while not web.t.stop:
+        if seat and not cookie:
+            code = web.code(seat).encode()
+            status, head, _ = await request(app, seat, b"POST", page, body=b"code=" + code)
+            cookie = _cookie(head)
+            if not cookie:
+                await asyncio.sleep_ms(PAUSE_ERROR_MS)
+                continue
+        status, head, body = await request(
+            app, seat, b"GET", b"%s?after=%d" % (api, v),
+            b"Cookie: %s\r\n" % cookie if cookie else b"")
+        print("#web %d %d %s" % (seat, status, body.decode()))
+        if status == 403:
+            cookie = b""                 # the page reloads: the code is asked again
+            continue
+        if status != 200:
+            await asyncio.sleep_ms(PAUSE_ERROR_MS)
+            continue
+        nv = _version(body)
+        same = nv == v
+        v = nv
+        head = body = None               # a phone's memory is not the Pico's
+        await asyncio.sleep_ms(PAUSE_SAME_MS if same else 0)
+
+
+class Network:
+    """Where a real Pico W would bind, and, instead of a socket server, the phones."""
+
+    def __init__(self, seats):
+        self.host = "0.0.0.0"
+        self.port = 80
+        self.seats = seats
+
+    def where(self):
+        return "phones inside the virtual Pico W (no Wi-Fi chip emulated)"
+
+    async def serve(self, app, web):
+        import asyncio
+        for s in range(self.seats + 1):
+            asyncio.create_task(phone(app, web, s))
+
+
+def make_network(settings):
+    return Network(settings.seats)
