@@ -49,6 +49,7 @@ BAD = {
     "deploy.py": [["--listing", "x.txt"], ["--port"]],
     "hwbridge.py": [[], ["--heap", "lots", "x.py"], ["no/such/script.py"]],
     "mpy_build.py": [["extra"]],
+    "uf2.py": [["--board", "RPI_PICO2"], ["--jobs", "0"], ["--jobs"]],
     "odds.py": [["--packs", "0"], ["--dealer", "h99"], ["--remove", "5H,5H"],
                 ["--upcard", "Z"]],
     "replay.py": [[], ["a.txt", "b.txt"], ["--bogus"]],

@@ -166,8 +166,8 @@ def main():
     print("stock driver read_passive_target + 4 x ntag2xx_read_block: %d bytes, %.1f ms "
           "(blocking; its 10 ms sleeps)" % (b, ms))
     init, out = displays(freq)
-    print("init of 9 displays (driver init_display, 1 KB frame each): %d bytes, %.1f ms"
-          % init)
+    print("init of 9 displays (the driver's init commands, one write each, no clear): "
+          "%d bytes, %.1f ms" % init)
     for k, (pages, b, ms) in out.items():
         print("seat display %s: %d pages, %d bytes, %.2f ms" % (k, pages, b, ms))
     if "--no-heap" not in sys.argv:

@@ -4,9 +4,10 @@
     .venv/bin/python tools/vpico/session.py [--seats 8] [--seed 1] [--out out/vpico]
                                             [--no-images]
 
-A fresh emulated Pico (the stock MicroPython v1.28.0 UF2 on rp2040js) gets settings.txt,
-then the firmware through `make deploy PORT=socket://127.0.0.1:PORT` (mpremote over the
-emulated USB serial line); it is power-cycled and the scripted players (tools/simtable.py)
+A fresh emulated Pico (the shoe's own UF2 from `make uf2` on rp2040js; --stock: the stock
+MicroPython v1.28.0 UF2) gets settings.txt, then `make deploy PORT=socket://127.0.0.1:PORT`
+(mpremote over the emulated USB serial line: on the shoe's UF2 no code, on the stock one
+the .mpy files); it is power-cycled and the scripted players (tools/simtable.py)
 play an eight-deal `table` session through the buttons, the reader and the serial line.
 Screens are shown as in `make sim` and saved under --out (frames/, table.gif,
 table_final.png); the flash image stays there (flash.bin). Printed, from the Pico and the
@@ -42,6 +43,9 @@ def parse_args(argv):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "vpico"))
     ap.add_argument("--no-images", action="store_true")
+    ap.add_argument("--stock", action="store_true",
+                    help="the stock MicroPython UF2 with the .mpy files make deploy copies "
+                         "(default: the shoe's own UF2 from make uf2)")
     return ap.parse_args(argv)
 
 
@@ -65,10 +69,14 @@ def main(argv):
                 os.remove(os.path.join(frames, n))
     head, events = S.script_session("table", a.seats, a.seed)
     t_start = time.monotonic()
-    print("vpico: a fresh Pico (stock MicroPython v1.28.0 UF2), settings.txt: table, %d seats"
-          % a.seats, flush=True)
+    from vpico import pico as P
+    firmware = P.STOCK if a.stock else P.FROZEN
+    print("vpico: a fresh Pico (%s), settings.txt: table, %d seats"
+          % ("stock MicroPython v1.28.0 UF2, the firmware as .mpy files" if a.stock else
+             "the shoe's UF2, build/uf2/pontoon-shoe-RPI_PICO.uf2"), a.seats, flush=True)
     try:
-        pico, free_fresh = T.fresh_pico(flash, S.settings_text("table", a.seats))
+        pico, free_fresh = T.fresh_pico(flash, S.settings_text("table", a.seats),
+                                        firmware=firmware)
     except VpicoError as e:
         print("vpico: error: %s" % e, file=sys.stderr)
         return 1
@@ -165,7 +173,8 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
     print("  refusals %d; ledger %s the scripted session's" % (
         len(driver.errors), "equal to" if same else "DIFFERENT from"))
     print("heap (gc.mem_free on the Pico):")
-    print("  at the fresh prompt            %d" % free_fresh)
+    print("  at the fresh prompt            %d%s" % (
+        free_fresh, "" if pico.firmware == "stock" else " (the table stopped, still loaded)"))
     print("  after imports and boot         %s" % (
         after_boot[-1].replace("# heap ", "") if after_boot else "?"))
     print("  lowest during the session      %s" % (

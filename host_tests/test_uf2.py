@@ -1,0 +1,104 @@
+"""`make uf2` (tools/uf2.py): the shoe's UF2 per board, built from boards/uf2/ (run by
+`make test` before the suite); its one-line errors for a missing toolchain or source; a
+second build after a firmware change compiles only that module and the frozen content."""
+import os
+import struct
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import uf2  # noqa: E402
+
+UF2_MAGIC = (0x0A324655, 0x9E5D5157)
+
+
+def payload(path):
+    """The flash image a UF2 file writes (its blocks' payloads in address order)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    blocks = []
+    for off in range(0, len(data), 512):
+        m0, m1, _, addr, size = struct.unpack_from("<IIIII", data, off)
+        assert (m0, m1) == UF2_MAGIC, off
+        blocks.append((addr, data[off + 32:off + 32 + size]))
+    blocks.sort()
+    return b"".join(b for _, b in blocks)
+
+
+def version():
+    with open(os.path.join(ROOT, "VERSION")) as f:
+        return f.read().strip()
+
+
+@pytest.mark.parametrize("board,name", [("RPI_PICO", b"Raspberry Pi Pico with"),
+                                        ("RPI_PICO_W", b"Raspberry Pi Pico W with")])
+def test_each_board_has_its_uf2_with_the_shoe_frozen_in(board, name):
+    path = uf2.uf2_path(board)
+    assert os.path.isfile(path), "no %s: run `make uf2`" % path
+    image = payload(path)
+    assert b"Pontoon shoe %s on %s" % (version().encode(), name) in image
+    # the frozen modules are there by name, the web part only on the Pico W
+    for module in (b"engine.py", b"seat_displays.py", b"adafruit_pn532", b"board.py",
+                   b"main.py"):
+        assert module in image, module
+    assert (b"microdot" in image) == (board == "RPI_PICO_W")
+    assert (b"web_pages.py" in image) == (board == "RPI_PICO_W")
+
+
+def _run(env_changes, *args):
+    env = dict(os.environ)
+    env.update(env_changes)
+    for k, v in env_changes.items():
+        if v is None:
+            env.pop(k)
+    return subprocess.run([sys.executable, os.path.join(ROOT, "tools", "uf2.py")] +
+                          list(args), capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_missing_toolchain_is_one_line_naming_the_packages(tmp_path):
+    p = _run({"PATH": str(tmp_path)})
+    assert p.returncode == 1
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("uf2: error: the ARM toolchain is missing"), err
+    assert "gcc-arm-none-eabi" in err[0] and "libnewlib-arm-none-eabi" in err[0]
+    assert "Traceback" not in p.stderr
+
+
+def test_a_bad_micropy_src_is_named(tmp_path):
+    p = _run({"MICROPY_SRC": str(tmp_path)})
+    assert p.returncode == 1
+    assert p.stderr.startswith("uf2: error: MICROPY_SRC=%s is not a MicroPython source tree"
+                               % tmp_path), p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_no_source_anywhere_says_how_to_get_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("MICROPY_SRC", raising=False)
+    monkeypatch.setattr(uf2, "ROOT", str(tmp_path / "repo"))
+    with pytest.raises(uf2.BuildError) as e:
+        uf2.find_source()
+    text = str(e.value)
+    assert "git clone --depth 1 -b v1.28.0 https://github.com/micropython/micropython" in text
+    assert "BOARD=RPI_PICO_W submodules" in text and "MICROPY_SRC" in text
+    assert "\n" not in text
+
+
+def test_a_firmware_change_rebuilds_only_what_changed():
+    src = os.path.join(ROOT, "firmware", "cards.py")
+    os.utime(src)                       # changed now (newer than its frozen .mpy)
+    p = _run({}, "--board", "RPI_PICO")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert [x for x in lines if x.startswith("uf2: [")] == [
+        x for x in lines if x.startswith("uf2: [")][:4]          # a line per stage
+    assert any("RPI_PICO: build/uf2/pontoon-shoe-RPI_PICO.uf2" in x for x in lines), lines
+    with open(os.path.join(ROOT, "build", "uf2", "RPI_PICO.log")) as f:
+        log = f.read()
+    frozen = [x.split()[1] for x in log.splitlines() if x.startswith("MPY ")]
+    assert frozen == ["cards.py"], frozen
+    compiled = [x for x in log.splitlines() if "Building C object" in x]
+    assert len(compiled) == 1 and "frozen_content" in compiled[0], compiled
