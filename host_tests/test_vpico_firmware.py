@@ -245,7 +245,6 @@ def test_device_unittest_module(deployed, tmp_path):
             ut = f.read()
         with open(os.path.join(ROOT, "host_tests", "mp", "vpico_device_tests.py"), "rb") as f:
             mod = f.read()
-        T.mpremote(pico, "fs", "mkdir", ":lib/unittest", wall_timeout=WALL)
         pico.put_files({"lib/unittest/__init__.py": ut, "vpico_device_tests.py": mod})
         out, err = pico.exec_raw("import unittest\nunittest.main('vpico_device_tests')",
                                  timeout_s=120)

@@ -69,6 +69,11 @@ def fresh_pico(flash, settings=None, firmware=None, board="RPI_PICO"):
     else:
         pico.expect(b"# heap in use after boot", 10)
     code = "import gc; gc.collect(); print(gc.mem_free())\n"
+    if pico.firmware != STOCK:
+        # the shoe's UF2 began a session with the default settings at power-on: a fresh
+        # Pico for the caller has none (as after `make deploy --settings` and `new`)
+        code += ("import os\nfor n in ('journal.txt', 'jtail/lines.txt', 'jsnap/state.bin'):\n"
+                 " try:\n  os.remove(n)\n except OSError:\n  pass\n")
     if settings is not None:
         code += "f = open('settings.txt', 'w'); f.write(%r); f.close()\n" % settings
     out, err = pico.exec_raw(code)
