@@ -66,6 +66,26 @@ def deployed(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def settled(tmp_path_factory):
+    """The same table given its settings through the raw REPL at instants of emulated time,
+    for the tests that count what the Pico kept up with: `make deploy` over TCP is paced by
+    the host's wall clock, and littlefs stamps files with their time and seeds its block
+    allocator from metadata checksums, so the journal's blocks (and with them the flash
+    erases a deal waits for) moved from one run to the next (4 cards dealt again here, 7 on
+    a CI run, same code)."""
+    try:
+        firmware_dir()
+        node_ready()
+        uf2_for(FROZEN)
+    except VpicoError as e:
+        pytest.fail(str(e))
+    flash = str(tmp_path_factory.mktemp("vpico_settled") / "settled.bin")
+    pico, free = T.fresh_pico(flash, S.settings_text("table", SEATS))
+    pico.power_cut()
+    return {"flash": flash, "free_fresh": free, "firmware": FROZEN}
+
+
+@pytest.fixture(scope="module")
 def stock_deployed(tmp_path_factory):
     """The .mpy path: the stock UF2 and every file `make deploy` copies to it."""
     try:
@@ -277,13 +297,13 @@ def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
     return driver, got
 
 
-def test_three_cards_a_second_on_the_pico(deployed, tmp_path):
+def test_three_cards_a_second_on_the_pico(settled, tmp_path):
     # issue 14 on the rp2 port (.mpy files, the CPU's own time counted): a whole session
     # dealt at three cards a second, each card 40 ms in the field: none has to be dealt
     # again, none goes to the wrong hand, no hidden card is named
     from app_support import check_serial, hidden_states
     head, events = S.script_session("table", SEATS, SEED)
-    driver, got = _fast_deal(deployed, tmp_path, events, deal_ms=333, head=head)
+    driver, got = _fast_deal(settled, tmp_path, events, deal_ms=333, head=head)
     assert driver.done and driver.errors == [] and driver.retries == 0, driver.errors
     assert got == head + events, "the Pico's journal differs from the scripted session"
     assert cpython_ledger(got) == cpython_ledger(head + events)
@@ -294,13 +314,13 @@ def test_three_cards_a_second_on_the_pico(deployed, tmp_path):
     assert min(b - a for a, b in zip(puts, puts[1:])) >= 333 - 8
 
 
-def test_the_next_card_enters_while_the_last_leaves_on_the_pico(deployed, tmp_path):
+def test_the_next_card_enters_while_the_last_leaves_on_the_pico(settled, tmp_path):
     # the worst case on the Pico: cards 35 ms apart, 40 ms each (both in the field for
     # 5 ms). The rp2 port cannot always keep up there: a card it could not read is
     # reported ("! reader unread") and dealt again, never guessed or given to another hand
     head, events = S.script_session("table", SEATS, SEED)
     events = events[:80]
-    driver, got = _fast_deal(deployed, tmp_path, events, deal_ms=35, think_ms=0, head=head)
+    driver, got = _fast_deal(settled, tmp_path, events, deal_ms=35, think_ms=0, head=head)
     assert driver.done
     assert got == head + events, "the Pico's journal differs from the scripted session"
     cards = [k for k, line in enumerate(events) if line.startswith("card")]
@@ -310,5 +330,17 @@ def test_the_next_card_enters_while_the_last_leaves_on_the_pico(deployed, tmp_pa
     unread = [x for _, x in driver.errors if x.startswith(("! reader unread",
                                                            "! reader two-tags"))]
     assert len(unread) == len(driver.errors) == driver.retries
-    # emulated, so deterministic: a bound, so that more misses than today fail
-    assert driver.retries <= 4, driver.errors
+    # emulated and the flash laid out at emulated instants (fixture `settled`), so the
+    # count is the same on every machine for one UF2; it moves when the firmware's code
+    # moves in flash (the XIP cache), so the bound leaves room: at most one card in eight
+    # dealt again. Issue 21's goal is none: test_no_card_dealt_again_at_35_ms_apart
+    assert driver.retries <= len(cards) // 8, driver.errors
+
+
+@pytest.mark.xfail(strict=True, reason="issue 21's goal (cards 35 ms apart, none dealt again) "
+                   "is not met: 4 of 48 cards are dealt again, the reader unserviced while "
+                   "a display is drawn")
+def test_no_card_dealt_again_at_35_ms_apart(settled, tmp_path):
+    head, events = S.script_session("table", SEATS, SEED)
+    driver, _ = _fast_deal(settled, tmp_path, events[:80], deal_ms=35, think_ms=0, head=head)
+    assert driver.retries == 0, driver.errors
