@@ -138,6 +138,7 @@ class Network:
         self.host = "0.0.0.0"
         self.port = 80
         self.seats = seats
+        self.phones = 0
 
     def where(self):
         return "phones inside the virtual Pico W (no Wi-Fi chip emulated)"
@@ -145,7 +146,18 @@ class Network:
     async def serve(self, app, web):
         import asyncio
         for s in range(self.seats + 1):
-            asyncio.create_task(phone(app, web, s))
+            asyncio.create_task(self._phone(app, web, s))
+
+    async def _phone(self, app, web, seat):
+        self.phones += 1
+        try:
+            await phone(app, web, seat)
+        finally:
+            self.phones -= 1
+
+    def running(self):
+        """Phones still at the table (web.py waits for them when the table stops)."""
+        return self.phones
 
 
 def make_network(settings):

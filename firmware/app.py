@@ -144,17 +144,14 @@ class Table:
         else:
             self.say("# resume #%d" % self.nev)
             self._after_event(-1)
-        try:
-            import gc
-            gc.collect()                 # the replay's garbage out before the reader's code
-        except ImportError:
-            pass
         # every display drawn before the reader starts (the PN532 driver's reset sleeps
         # 0.2 s): the table is seen sooner, and no card could be read before anyway
         self._all_dirty()
         self._prompt()
         while self.redraw_one():
             pass
+        if _gc is not None:
+            _gc.collect()                # the replay's garbage out before the reader's code
         uid_map = None
         if st.uid_map:
             from shoe_reader import UidMap
@@ -1220,13 +1217,16 @@ class Table:
             self.heap_due = False
             return
         if figures:
-            self.heap_due = False
-            self._figures()
+            self.heap_figures()
         else:
             _gc.collect()
 
-    def _figures(self):
-        # (each walks the heap): the low point before this collection, what it holds after
+    def heap_figures(self):
+        """The heap's figures now (each walks the heap): the low point before this
+        collection, what it holds after. Nothing on a port without them (CPython)."""
+        self.heap_due = False
+        if _gc is None:
+            return
         self._heap()
         _gc.collect()
         a = _gc.mem_alloc()
@@ -1294,8 +1294,8 @@ class Table:
         except OSError:
             pass                         # the tail still holds the lines: nothing is lost
         self.journal.close()
-        if self.heap_due and _gc is not None:
-            self._figures()              # the last deal's, not taken yet
+        if self.heap_due:
+            self.heap_figures()          # the last deal's, not taken yet
         self._heap()
         self.say("# loops %d, lowest free heap seen %d" % (self.loops, self.min_free))
         rd = self.reader

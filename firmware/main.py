@@ -4,9 +4,49 @@
 # and after a pause the board resets and resumes from the journal.
 import sys
 
+# Imports that never ask the filesystem. MicroPython keeps no built-in module in
+# sys.modules and looks for an "extensible" one (time, os, array, machine, ...) on every
+# sys.path entry before it takes the built-in, and a module it lacks (the drivers try
+# `typing`) is looked for everywhere: up to six littlefs lookups, about 4 ms on a Pico, at
+# every such import of every module and function. So the built-ins are registered once,
+# the wiring is imported from the whole path (a board file on the filesystem still takes
+# the frozen one's place), and on the shoe's own UF2 the table then imports from the
+# frozen modules alone; the whole path is back when main.py ends (the REPL).
+_EXTENSIBLE = ("array", "binascii", "collections", "errno", "hashlib", "io", "json",
+               "machine", "os", "random", "re", "select", "socket", "struct", "time")
+
+
+def _import_table(path):
+    """(app, board), imported; path narrowed to the frozen modules when app is one."""
+    if sys.implementation.name != "micropython" or ".frozen" not in path:
+        import app
+        return app, None
+    keep = path[:]
+    path.clear()                         # an empty sys.path makes import take the built-in
+    try:
+        for name in _EXTENSIBLE:
+            try:
+                sys.modules[name] = __import__(name)
+            except ImportError:          # not on this port
+                pass
+    finally:
+        path.extend(keep)
+    import board
+    path.clear()
+    path.append(".frozen")
+    try:
+        import app
+    except ImportError:                  # the stock UF2: the table is files (.mpy)
+        path.clear()
+        path.extend(keep)
+        import app
+    return app, board
+
+
+_path = sys.path[:]
 try:
-    import app
-    app.main()
+    app, _board = _import_table(sys.path)
+    app.main(_board)
 except KeyboardInterrupt:
     print("# stopped from the serial line")
 except Exception as exc:  # noqa: BLE001 - report anything, then stop safely
@@ -28,3 +68,6 @@ except Exception as exc:  # noqa: BLE001 - report anything, then stop safely
         machine.reset()
     except ImportError:
         pass
+finally:
+    sys.path.clear()
+    sys.path.extend(_path)

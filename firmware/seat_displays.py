@@ -15,8 +15,13 @@
 # sequence; each panel then gets those commands in one write (not one write a command), is
 # not cleared (its RAM is unknown: the first show() sends every page, which is the clear)
 # and is switched on once that first show() has drawn all of it (no power-on noise seen).
+import sys
+
 from adafruit_bus_device.i2c_device import I2CDevice
-from font5x7 import ADVANCE, FIRST, FONT, WIDTH
+from font5x7 import ADVANCE, FONT
+
+if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
+    from native_shim import micropython, ptr8  # noqa: F401
 
 COLUMNS = 21
 _UNKNOWN = 0  # a page whose content is not known (after a failure or redraw())
@@ -30,6 +35,64 @@ RUN_PAGES = 1
 _DISPLAY_ON = 0xAF
 _SET_COLUMNS = 0x21
 _ON = b"\x00\xaf"
+
+
+# The two loops a page costs, as machine code on a Pico (viper: about 15 ms of Python a
+# display became well under 1 ms). A line is read as its UTF-8 bytes, n characters of it:
+# a character outside the font (and each of its continuation bytes' lead) counts as '?',
+# one cell, as it is drawn. The font's geometry is font5x7's: 5 columns, 6-pixel advance,
+# 95 glyphs from ' '.
+@micropython.viper
+def _cells(text: ptr8, o: int, line: ptr8, n: int, cols: int, whole: int) -> int:
+    """Bring the cells text[o:o+cols] to the line's n characters (blank after them).
+    Returns first | last << 8 of the cells that changed (all of them when whole), or -1."""
+    first = -1
+    last = 0
+    b = 0                                # byte of the line
+    for k in range(cols):
+        c = 32
+        if k < n:
+            c = line[b]
+            b += 1
+            if c > 126 or c < 32:        # not in the font: '?'
+                if c >= 0xC0:            # a multi-byte character: skip the rest of it
+                    while (line[b] & 0xC0) == 0x80:
+                        b += 1
+                c = 63
+        if whole or c != text[o + k]:
+            text[o + k] = c
+            if first < 0:
+                first = k
+            last = k
+    if first < 0:
+        return -1
+    return first | (last << 8)
+
+
+@micropython.viper
+def _draw(buf: ptr8, x: int, width: int, font: ptr8, line: ptr8, n: int, inv: int):
+    """One page of `width` columns from buf[x]: cleared (set when inv), then the line's
+    first n characters (as many as fit), inverted when inv."""
+    fill = 0xFF if inv else 0
+    for k in range(width):
+        buf[x + k] = fill
+    end = x + width - 5
+    b = 0
+    for _ in range(n):
+        if x > end:
+            break
+        c = line[b]
+        b += 1
+        if c >= 0xC0:
+            while (line[b] & 0xC0) == 0x80:
+                b += 1
+        g = c - 32
+        if g < 0 or g >= 95:
+            g = 31                       # '?'
+        g *= 5
+        for k in range(5):
+            buf[x + k] = font[g + k] ^ fill
+        x += 6
 
 
 class _Recorder:
@@ -99,9 +162,9 @@ class SeatDisplays:
             self._shown[p] = None
 
     def _mark(self, i, value):
-        o = i * self.pages * self.cols
-        for k in range(o, o + self.pages * self.cols):
-            self._text[k] = value
+        n = self.pages * self.cols
+        o = i * n
+        self._text[o:o + n] = bytes([value]) * n        # in C: a loop here was 2 ms a panel
         self._forget(i)
 
     def _init(self, i):
@@ -124,30 +187,14 @@ class SeatDisplays:
         self._mark(i, _UNKNOWN)
 
     def _render(self, p, line, inv):
-        drv = self._drv
-        drv.fill_rect(0, p * 8, self.width, 8, 1 if inv else 0)
-        if not line:
-            return
         if self.font is None:
-            drv.text(line, 0, p * 8, 0 if inv else 1)
+            drv = self._drv
+            drv.fill_rect(0, p * 8, self.width, 8, 1 if inv else 0)
+            if line:
+                drv.text(line, 0, p * 8, 0 if inv else 1)
             return
-        buf = drv.buffer
-        f = self.font
-        x = 1 + p * self.width
-        end = x + self.width - WIDTH
-        for ch in line:
-            if x > end:
-                break
-            g = ord(ch) - FIRST
-            if g < 0 or g >= 95:
-                g = 31                   # '?'
-            g *= WIDTH
-            if inv:
-                for k in range(WIDTH):
-                    buf[x + k] = f[g + k] ^ 0xFF
-            else:
-                buf[x:x + WIDTH] = f[g:g + WIDTH]    # one copy in C (5x faster on a Pico)
-            x += ADVANCE
+        _draw(self._drv.buffer, 1 + p * self.width, self.width, self.font, line, len(line),
+              1 if inv else 0)
 
     def _push(self, dev, p, q, c0, c1):
         """Send columns c0..c1 of pages p..q (whole pages when q > p) from the shared
@@ -207,22 +254,12 @@ class SeatDisplays:
                     line = lines[p] if p < n else ""
                     o = (i * self.pages + p) * cols
                     whole = (p == highlight) != (p == old_hl) or text[o] == _UNKNOWN
-                    m = len(line)
-                    if not whole and line == self._shown[i * self.pages + p]:
-                        m = -1                   # unchanged: nothing to look at
+                    if whole or line != self._shown[i * self.pages + p]:
+                        r = _cells(text, o, line, len(line), cols, 1 if whole else 0)
+                        if r >= 0:
+                            first = r & 0xFF
+                            last = r >> 8
                     self._shown[i * self.pages + p] = line
-                    for k in range(cols if m >= 0 else 0):
-                        c = ord(line[k]) if k < m else 32
-                        if c > 254 or c < 1:
-                            c = 63
-                        if whole or c != text[o + k]:
-                            text[o + k] = c
-                            if first < 0:
-                                first = k
-                            last = k
-                    if whole:
-                        first = 0
-                        last = cols - 1
                     if first >= 0:
                         self._render(p, line, p == highlight)
                         self.last_pages += 1

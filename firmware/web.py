@@ -32,6 +32,7 @@ BODY_MAX = 64          # a code form's body
 LINE_MAX = 512
 POLL_MS = 250          # a long poll checks the table this often
 POLL_WAIT_MS = 8000    # and answers unchanged after this long
+DRAIN_MS = 3000        # at a stop, the longest the requests under way are waited for
 FREE_WRONG = 3
 LOCK_MAX_S = 300
 PHASES = ("", "cut", "idle", "bets", "deal", "stakes", "deal", "play", "banker", "over")
@@ -304,7 +305,7 @@ class Web:
         limit = min(POLL_WAIT_MS, self.timeout_ms - 1000)   # answer before the cut-off
         self.held += 1
         try:
-            while self.version == after and waited < limit:
+            while self.version == after and waited < limit and not self.t.stop:
                 await _sleep_ms(POLL_MS)
                 self.slices += 1
                 waited += POLL_MS
@@ -540,10 +541,18 @@ async def _main(web, host):
     else:
         asyncio.create_task(app.start_server(host, web.port))
     await _table_loop(web)
+    web.t.heap_figures()                   # while it serves: every connection still open
     try:
         app.shutdown()
     except Exception:  # noqa: BLE001 - the server may not have started
         pass
+    # the requests under way get their answers (a long poll ends at once on a stop) and
+    # the board's own clients end, so that nothing of the session outlives it in the heap
+    clients = getattr(web.net, "running", None)
+    waited = 0
+    while (web.open or (clients is not None and clients())) and waited < DRAIN_MS:
+        await _sleep_ms(POLL_MS // 5)
+        waited += POLL_MS // 5
     await _sleep_ms(0)
 
 

@@ -29,7 +29,7 @@ WEB_PART = ["web", "web_pages"]
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory):
     d = str(tmp_path_factory.mktemp("bundle") / "b")
-    files = deploy.build_bundle(d)
+    files = deploy.build_bundle(d, arch=mpy_build.VM_ARCH)     # booted on the VM here
     return d, files
 
 

@@ -39,8 +39,6 @@ def test_boot_with_a_sessions_journal(measured):
     assert measured["boot_ms"] < measured["boot_alone_ms"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20's boot goal (500 ms) is not met yet: about "
-                   "760 ms, of which 210 ms is the displays' bus time (README)")
 def test_boot_goal(measured):
     assert measured["boot_ms"] <= B.GOALS["boot"], measured["boot_ms"]
 

@@ -25,7 +25,7 @@ MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
 ENGINE_MODULES = ("cards", "rules", "hands", "engine", "transcript", "report")
 BUILD = os.path.join(ROOT, "build", "bench")
-MPY_FLAGS = ["-O3", "-X", "no-source-lines"]  # as `make deploy` builds them
+MPY_FLAGS = ["-O3", "-X", "no-source-lines", "-march=host"]  # as `make deploy`, for this VM
 
 
 def build_mpy(dest):

