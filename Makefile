@@ -45,6 +45,11 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 clean:
 	rm -rf out build .pytest_cache
 
+# The wiring diagrams docs/wiring_pico*.png, drawn from boards/pico.py (tools/wiring.py).
+.PHONY: wiring
+wiring: $(STAMP)
+	$(PY) tools/wiring.py
+
 # Compile firmware/ and the drivers to .mpy and copy them to the Pico (tools/deploy.py):
 # `make deploy`, `make deploy PORT=/dev/ttyACM0`, `make deploy DEPLOY_ARGS=--dry-run`,
 # `make deploy BOARD=pico_w` (the Pico W: the table served over Wi-Fi).

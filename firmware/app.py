@@ -198,8 +198,7 @@ class Table:
         self.undo_ok = False
         self.ui.over = False
         self.ui.history = ""
-        self.say("# new session: %s" % ", ".join(st.header_lines()))
-        self.say("# resume #0")
+        self.say("# new session: %s" % ", ".join(st.header_lines()))   # at event #0
         self._after_event(-1)
 
     def _replay(self):

@@ -368,7 +368,8 @@ def seat_view(e, ui, seat, out):
                 if slot == cur:
                     hl = line
                 line += 1
-            stakes += " %d" % e.hand_stake(slot)
+            if e.hand_stake(slot):           # none before this hand has staked
+                stakes += " %d" % e.hand_stake(slot)
             if e.hand_shoot(slot):
                 stakes += "+s%d" % e.hand_shoot(slot)
         if stakes:

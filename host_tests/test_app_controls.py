@@ -205,3 +205,11 @@ def test_reader_anomaly_is_reported(bench):
     assert any(x.startswith("! reader not-a-card") for x in bench.out), bench.out[-5:]
     assert "not-a-card" in bench.screen(8)[7]
     assert bench.t.nev == 0
+
+
+def test_no_stake_is_shown_before_the_seat_has_staked(bench):
+    # a seat's display said "Stake 0" from its first card until it staked
+    deal_round(bench, ["QH", "TS", "4C", "9D"])
+    assert not any(line.startswith("Stake") for line in bench.screen(2)[:7]), bench.screen(2)
+    bench.send("stake 2 4")
+    assert "Stake 4" in bench.screen(1), bench.screen(1)

@@ -32,7 +32,7 @@ def recorded(tmp_path_factory):
 
     def on_output(line):
         inner(line)
-        if S.ACK.match(line):
+        if S.acked_at(line) is not None:
             snaps[d.acked] = flash_files(flash)
     d.on_output = on_output
     r = S.InProcess(flash, d)
@@ -120,11 +120,12 @@ def test_power_cuts_on_micropython(tmp_path):
         r = S.OnVM(flash, d, heap=S.VM_HEAP)
         r.cut_after = cut
         rc, happened = r.run()
-        resumed.append([x for x in d.output if x.startswith("# resume #")][-1])
+        resumed.append([x for x in d.output if x.startswith(("# resume #", S.NEW_SESSION))][-1])
         if cut is not None:
             assert happened and d.acked == cut, (cut, d.acked, d.output[-5:])
         else:
             assert rc == 0, d.output[-10:]
+    assert resumed[0].startswith(S.NEW_SESSION)          # nothing to resume at the first boot
     assert resumed[1:] == ["# resume #%d" % c for c in cuts]
     assert d.done and d.errors == []
     files = S.history_files(flash)

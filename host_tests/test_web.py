@@ -301,6 +301,7 @@ class _Table:
         self.e = None
         self.nev = 0
         self.ui = V.UI()
+        self.stop = False
 
 
 def test_a_seat_code_cannot_be_guessed_in_a_session():
@@ -728,3 +729,21 @@ def test_long_polls_held_at_once_are_bounded():
     held, answered = asyncio.run(main())
     assert held == web.HOLD_MAX and answered == [v] * (7 - web.HOLD_MAX)
     assert done == [v] * 3 + [v + 1] * 4 and w.held == 0
+
+
+def test_a_held_long_poll_ends_when_the_table_stops():
+    # at a stop the requests under way are answered (web._main waits for them) instead of
+    # waiting out POLL_WAIT_MS: nothing of the session is left in the heap afterwards
+    import asyncio
+
+    import web
+    w = web.Web(_Table())
+
+    async def main():
+        task = asyncio.ensure_future(w.changed(w.version))
+        await asyncio.sleep(0)
+        assert w.held == 1
+        w.t.stop = True
+        await asyncio.wait_for(task, web.POLL_WAIT_MS / 2000)
+        return w.held
+    assert asyncio.run(main()) == 0

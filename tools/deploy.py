@@ -342,8 +342,9 @@ def mpremote(port, *args):
     cmd = [sys.executable, "-m", "mpremote", "connect", port] + list(args)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
-        raise DeployError("%s failed:\n%s%s" % (" ".join(cmd[2:5]) + " ...", p.stdout,
-                                                 p.stderr))
+        said = [x for x in (p.stderr + p.stdout).splitlines() if x.strip()]
+        raise DeployError("%s failed: %s" % (" ".join(cmd[3:5]), said[-1] if said else
+                                             "exit status %d" % p.returncode))
     return p.stdout
 
 
@@ -441,6 +442,18 @@ def fresh_device(tool):
             "dirs": []}
 
 
+def _listing_error(path):
+    """Why the file at `path` cannot be a saved listing, or None."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            f.read()
+    except UnicodeDecodeError:
+        return "not a listing (binary data; save one with --probe-script, see --help)"
+    except OSError as e:
+        return "cannot read it (%s)" % e.strerror
+    return None
+
+
 def main(argv=None):
     ap = cli.ArgumentParser(prog="deploy.py", epilog=LISTING_HELP,
                             formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -464,6 +477,13 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.listing and not a.dry_run:
         ap.error("--listing only goes with --dry-run")
+    if a.port and a.port.startswith("/dev/") and not os.path.exists(a.port):
+        ap.error("--port %s: no such serial port (is the Pico plugged in? ls /dev/ttyACM*)"
+                 % a.port)
+    if a.listing:
+        why = _listing_error(a.listing)
+        if why:
+            ap.error("--listing %s: %s" % (a.listing, why))
     if a.probe_script:
         sys.stdout.write(PROBE.lstrip())
         return 0
@@ -532,8 +552,8 @@ def main(argv=None):
         sys.stdout.write(soft_reset(port))
         print()
         return 0
-    except DeployError as e:
-        print("deploy: " + str(e), file=sys.stderr)
+    except DeployError as e:                 # one line: what went wrong, what to do
+        print("deploy: error: " + " ".join(str(e).split()), file=sys.stderr)
         return 1
 
 

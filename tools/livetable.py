@@ -433,12 +433,16 @@ class LiveTable:
                 self.deal_lines.append(line)
             self.pending_deal = False
             self.on_change("shoe")
-        elif line.startswith("# new session: "):
+        elif line.startswith(S.NEW_SESSION):
             # the journal's header, as the firmware writes it with the first event
-            self.session_head = line[len("# new session: "):].split(", ")
+            self.session_head = line[len(S.NEW_SESSION):].split(", ")
             self.engine = None
             self.jlines = []
+            self.acked = 0
             self._sync_journal()
+            self._rebuild_deal_lines()
+            self.pending_deal = False
+            self.on_change("shoe")
         elif line.startswith("# deal ") and (" over" in line or " void" in line):
             self.deal_lines.append(line)
             self.last_deal_lines = self.deal_lines

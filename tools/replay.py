@@ -76,10 +76,10 @@ def main(argv, out=None):
     try:
         engine = _replay_file(path, lambda n, t, e: rejected.append((n, t, e)))
     except OSError as e:
-        sys.stderr.write("replay: cannot read %s: %s\n" % (path, e))
+        sys.stderr.write("replay: error: cannot read %s: %s\n" % (path, e.strerror or e))
         return 2
     except ParseError as e:
-        sys.stderr.write("replay: %s: %s\n" % (path, e))
+        sys.stderr.write("replay: error: %s: %s\n" % (path, e))
         return 2
     report.write_head(out, engine, rejected)
     rejected = None

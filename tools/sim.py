@@ -176,9 +176,9 @@ def main(argv):
         print("  kitty %d" % led["kitty"])
     print("  winners: %s" % (", ".join(str(s) for s in led["winners"]) or "-"))
     nb = sum(d.stats.wire_bytes() for d in runner.world.displays)
-    print("simulated %.1f s in %.1f s real; %d display bytes; refusals %d; frames in %s" % (
+    print("simulated %.1f s in %.1f s real; %d display bytes; refusals %d; %s" % (
         runner.world.clock.ms() / 1000, real, nb, len(driver.errors),
-        os.path.relpath(out, ROOT)))
+        "no frames (--no-images)" if a.no_images else "frames in " + os.path.relpath(out, ROOT)))
     return 130 if interrupted else 0
 
 

@@ -32,7 +32,16 @@ from transcript import Header, parse_event, strip  # noqa: E402
 
 BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 B = {name: i for i, name in enumerate(BUTTONS)}
+NEW_SESSION = "# new session: "          # a session with no event yet: at #0
 ACK = re.compile(r"^(?:ok|\*) #(\d+) |^# resume #(\d+)|^(?:ok|\*) undo: back at #(\d+)")
+
+
+def acked_at(line):
+    """The number of events the firmware says it holds in this line, or None."""
+    m = ACK.match(line)
+    if m:
+        return int(m.group(1) or m.group(2) or m.group(3))
+    return 0 if line.startswith(NEW_SESSION) else None
 
 
 def script_session(preset="table", seats=4, seed=1, banker=0, deals=0, options=()):
@@ -83,7 +92,7 @@ class Driver:
         self.think = think_ms
         self.hold = hold_ms
         self.log = log
-        self.acked = -1             # unknown until the firmware says "# resume #N"
+        self.acked = -1             # unknown until "# resume #N" or "# new session: " (#0)
         self.planned = -1           # event index the current action is for
         self.steps = []             # [(time ms, fn)]
         self.action_at = 0
@@ -128,9 +137,8 @@ class Driver:
         self.output.append(line)
         if self.log:
             self.log(line)
-        m = ACK.match(line)
-        if m:
-            n = int(m.group(1) or m.group(2) or m.group(3))
+        n = acked_at(line)
+        if n is not None:
             booted = self.acked < 0
             self.acked = n
             now = self.world.clock.ms() if self.world else 0

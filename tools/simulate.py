@@ -646,14 +646,29 @@ def _build_parser():
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--plot", default=None, metavar="PNG",
                    help="write the chart to this PNG (e.g. out/simulate.png); none without it")
-    p.add_argument("--no-plot", action="store_true",
-                   help="write no PNG even with --plot (the default is none)")
     p.add_argument("--plot-size", default="1000x700", help="PNG size WxH (default 1000x700)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     g.add_argument("--no-progress", dest="progress", action="store_false")
     return p
+
+
+def _unwritable(path):
+    """Why a file cannot be written at `path` (tried before the long work), or None."""
+    if os.path.isdir(path):
+        return "is a folder, not a file name"
+    existed = os.path.exists(path)
+    try:
+        folder = os.path.dirname(os.path.abspath(path))
+        os.makedirs(folder, exist_ok=True)   # as plot() would, only sooner
+        with open(path, "ab"):
+            pass
+    except OSError as e:
+        return "cannot be written (%s)" % (e.strerror or e)
+    if not existed:
+        os.remove(path)
+    return None
 
 
 def _int(text, name, lo, hi):
@@ -692,6 +707,10 @@ def configure(argv):
     size = (_int(size[0], "--plot-size width", 300, 8000),
             _int(size[1], "--plot-size height", 200, 8000))
     args.size = size
+    if args.plot:
+        why = _unwritable(args.plot)
+        if why:
+            raise UsageError("--plot %s: %s" % (args.plot, why))
     real_packs = packs or (8 if casino else (2 if seats >= 8 else 1))
     try:
         name = args.strategy or ("basic" if casino else "stick-on-16")
@@ -770,8 +789,6 @@ def main(argv=None):
             return 130
     summary = sim.summary()
     summary["interrupted"] = interrupted
-    if args.no_plot:
-        args.plot = None
     if args.plot:
         plot(summary, sim.curve, args.plot, args.size)
         summary["plot"] = args.plot

@@ -67,8 +67,11 @@ class ProcessLine:
                                   text=True, bufsize=1, cwd=cwd, start_new_session=True)
 
     def write_line(self, text):
-        self.p.stdin.write(text + "\n")
-        self.p.stdin.flush()
+        try:
+            self.p.stdin.write(text + "\n")
+            self.p.stdin.flush()
+        except (BrokenPipeError, ValueError):    # ValueError: its stdin is closed already
+            raise EOFError("the shoe process stopped reading its input (it exited)")
 
     def read_line(self):
         line = self.p.stdout.readline()
@@ -97,7 +100,11 @@ def request(mode, first=None, count=None):
 
 def run(line, mode, first=None, count=None, show=print, verbose=False):
     """Send the request, show the answers; returns (exit status, list of "tags:" payloads)."""
-    line.write_line(request(mode, first, count))
+    try:
+        line.write_line(request(mode, first, count))
+    except EOFError as e:
+        sys.stderr.write("tags.py: error: %s\n" % e)
+        return 2, []
     got = []
     stopping = False
     while True:
@@ -122,7 +129,7 @@ def run(line, mode, first=None, count=None, show=print, verbose=False):
             show("tags.py: stopping: the shoe sends its summary (Ctrl-C again to leave now)")
             line.write_line("tags stop")
         except EOFError as e:
-            show("tags.py: %s" % e)
+            sys.stderr.write("tags.py: error: %s\n" % e)
             return 2, got
 
 
@@ -197,7 +204,23 @@ def parse_args(argv=None):
                         "cards to do (default: from --from to the end of the deck)")
     a = ap.parse_args(argv)
     a.first = getattr(a, "first", None)
+    if a.mode != "check" and a.count:
+        left = 52 - _deck_place(a.first or "AS")
+        if a.count > left:
+            ap.error("--count %d: from %s to the end of the deck there are %d cards "
+                     "(the shoe stops there)" % (a.count, a.first or "AS", left))
     return a
+
+
+def _deck_place(text):
+    """0..51: where a card stands in the deck order tags write goes in (AS first)."""
+    firmware = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from cards import parse_card
+    import tagmode
+    return tagmode.deck_place(parse_card(text))
 
 
 def open_line(a):

@@ -269,7 +269,10 @@ function showLedger(led) {
     h += seats.map((s) => { const v = d.net[s] || 0; return "<td class=" + (v > 0 ? "pos" : v < 0 ? "neg" : "") + ">" + signed(v) + "</td>"; }).join("") + "</tr>";
   }
   h += "<tr class=total><td>balance</td>" + seats.map((s) => { const v = led.balances[s]; return "<td class=" + (v > 0 ? "pos" : v < 0 ? "neg" : "") + ">" + signed(v) + "</td>"; }).join("") + "</tr></table>";
-  h += "<div>banker next: seat " + led.banker + (led.kitty ? " &middot; kitty " + led.kitty : "") +
+  // seat 0 is the house (casino) or, before the cut for the bank, nobody yet (seats are 1-8)
+  const banker = led.banker ? "banker next: seat " + led.banker :
+    String(led.rules).startsWith("casino") ? "the house deals" : "banker: the cut decides";
+  h += "<div>" + banker + (led.kitty ? " &middot; kitty " + led.kitty : "") +
        " &middot; deals " + led.deals.length + (led.finished ? " &middot; <b>finished</b>, winners " + led.winners.join(", ") : "") + "</div>";
   box.innerHTML = h;
 }

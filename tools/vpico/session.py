@@ -141,6 +141,7 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
         f.write("\n".join(head + events) + "\n")
     ledger = S.ledger(kept_path)
     same = ledger == S.ledger(script_path)
+    screens.watch(pico.world)          # what the displays show after the halt, as the PNG does
     term.frame(force=True)
     if not a.no_images:
         S.table_image(pico.world, screens, 2, "final").save(

@@ -99,10 +99,13 @@ function die(msg) {
   process.exit(2);
 }
 
-// The multicore FIFO (core 1 is not emulated) is read at soft reset: say so once, not
-// at every reset.
+// MicroPython reads the multicore FIFO (SIO 0x50 FIFO_ST, 0x54 FIFO_WR, 0x58 FIFO_RD) at
+// every soft reset; core 1 is not emulated, and that is expected, not news for the user.
+// Anything else rp2040js warns of is said once.
+const FIFO_WARNING = /invalid SIO address: 5[048]\b/;
 const warned = new Set();
 console.warn = (msg) => {
+  if (FIFO_WARNING.test(String(msg))) return;
   if (!warned.has(msg)) {
     warned.add(msg);
     fs.writeSync(2, 'vpico: rp2040js: ' + msg + ' (core 1 is not emulated)\n');
