@@ -107,7 +107,10 @@ class Page:
         """Wait until the firmware is idle and the page shows the server's latest state."""
         t = self.table
         t.sync()
-        time.sleep(0.5)               # the firmware answers within its own 250 ms
+        # the firmware answers within 250 ms of its own clock: wait for that clock, not the
+        # wall's (on a busy machine the simulated clock falls behind it)
+        since = t.world.clock.ms()
+        wait_for(lambda: t.world.clock.ms() - since >= 500, "the table's clock")
         t.sync()
 
         def shown():

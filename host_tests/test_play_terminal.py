@@ -36,7 +36,8 @@ def table(tmp_path_factory):
         t.command("deal", "QH")
         wait_for(lambda: "Cut: card to seat 2" in t.prompt, "the first cut card")
         t.sync()
-        time.sleep(0.5)
+        since = t.world.clock.ms()       # 500 ms of the table's own clock: its displays drawn
+        wait_for(lambda: t.world.clock.ms() - since >= 500, "the table's clock")
         t.sync()
         yield t
     finally:
@@ -195,11 +196,21 @@ def test_interactive_without_a_terminal(tmp_path):
     p = subprocess.Popen([sys.executable, "tools/sim.py", "--interactive", "--seats", "2",
                           "--speed", "4", "--out", str(tmp_path)], cwd=ROOT,
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    import threading
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(p.stdout.readline, "")),
+                              daemon=True)
+    reader.start()
     try:
-        time.sleep(3)
-        out, _ = p.communicate("status\n.two\nq\n", timeout=WAIT_S)
+        # the input goes in once the table is up (its first prompt), not after a guess
+        wait_for(lambda: any(x.startswith("> ") for x in list(lines)), "the first prompt")
+        p.stdin.write("status\n.two\nq\n")
+        p.stdin.close()
+        p.wait(timeout=WAIT_S)
+        reader.join(WAIT_S)
     finally:
         p.kill()
+    out = "".join(lines)
     assert p.returncode == 0
     assert "ok status:" in out
     assert "! reader two-tags" in out

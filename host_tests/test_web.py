@@ -87,7 +87,9 @@ def test_pages_and_answers_never_show_hidden_cards(tmp_path):
         th.start()
         wt.hold(n)
         wt.wait_acked(n)
-        time.sleep(0.5)
+        # the phones go on until every one of them has seen the last event's answer
+        wt.wait(lambda: {who for ev, who, _ in list(answers) if ev >= n} >= {8, 0, 1, 2, 3},
+                "every page's answer after the last event")
         stop.set()
         th.join(60)
         final = wt.json("/api/table")
@@ -509,7 +511,8 @@ def _press(wt, name, long=False):
     wt.bridge.push_line("press %s%s" % (name, " long" if long else ""))
     n = len(wt.driver.output)
     wt.wait(lambda: any(x.startswith("ok press") for x in wt.driver.output[n:]), "press")
-    time.sleep(0.3)
+    since = wt.world.clock.ms()          # its display redrawn: 300 ms of the table's clock
+    wt.wait(lambda: wt.world.clock.ms() - since >= 300, "the table's clock")
 
 
 def test_phones_as_seat_displays(tmp_path):
