@@ -41,6 +41,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/bench_reader.py
 	$(PY) tools/bench_load.py
 	$(PY) tools/bench_pico.py
+	$(PY) tools/card_timeline.py
 
 clean:
 	rm -rf out build .pytest_cache

@@ -145,9 +145,9 @@ class Table:
             self.say("# resume #%d" % self.nev)
             self._after_event(-1)
         # every display drawn before the reader starts (the PN532 driver's reset sleeps
-        # 0.2 s): the table is seen sooner, and no card could be read before anyway
+        # 0.2 s): the table is seen sooner, and no card could be read before anyway (the
+        # prompt is out already: _after_event said it)
         self._all_dirty()
-        self._prompt()
         while self.redraw_one():
             pass
         if _gc is not None:

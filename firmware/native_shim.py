@@ -2,12 +2,12 @@
 # MicroPython the compiler itself turns a function decorated @micropython.viper into machine
 # code (the decorator is never looked up) and reads ptr8 in its annotations as "the bytes of
 # this buffer". Here the function runs as Python: a str argument is passed as its UTF-8
-# bytes, which is what a viper ptr8 of a str reads on MicroPython.
+# bytes and the NUL after them, which is what a viper ptr8 of a str reads on MicroPython.
 ptr8 = bytes                             # only read in annotations
 
 
 def _as_bytes(a):
-    return a.encode() if isinstance(a, str) else a
+    return a.encode() + b"\0" if isinstance(a, str) else a
 
 
 class _Emitters:

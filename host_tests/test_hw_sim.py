@@ -181,6 +181,12 @@ def check_displays(r):
           % (r["full_bytes"], r["one_bytes"][:2], r["one_bytes"][2], r["init"]))
 
 
+def check_display_non_ascii(r):
+    assert r["text"] == ["Se?t 1 ?", "?5 ?", "?"]
+    assert r["again"] == 0 and r["last"] == 1
+    assert r["violations"] == []
+
+
 def check_display_faults(r):
     # a panel's first show() after its init sends all 8 pages (its RAM is unknown)
     assert r["a"] == 8 and r["dead"] == -1 and r["others"] == 8 and r["still_dead"] == -1

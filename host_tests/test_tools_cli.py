@@ -46,6 +46,7 @@ BAD = {
     "bench_app.py": [["--seats", "9"], ["--seed", "x"]],
     "bench_engine.py": [["--seats", "1"], ["--repeat", "0"]],
     "bench_hw.py": [["--freq", "0"], ["--freq"]],
+    "card_timeline.py": [["--seats", "9"], ["--events", "0"], ["--seed", "x"]],
     "deploy.py": [["--listing", "x.txt"], ["--port"], ["--port", "/dev/ttyNOPE"],
                   ["--dry-run", "--listing", sys.executable],        # a binary file
                   ["--dry-run", "--listing", "no/such/listing.txt"]],

@@ -452,6 +452,21 @@ def case_displays():
             "line2": w.displays[2].text_rows(FONT)[0][2]}
 
 
+def case_display_non_ascii():
+    # a character outside the font is one '?' cell, however many UTF-8 bytes it has (the
+    # page loops read a line's bytes: seat_displays' viper functions, native_shim on
+    # CPython); a change from one such character to another draws nothing new
+    from font5x7 import FONT
+    w = sim.build()
+    d = sim.make_displays(1)
+    lines = ["Se\u00e9t 1 \u00a3", "\u20ac5 \u00e9", "\u00e9"]
+    d.show(0, lines)
+    text = w.displays[0].text_rows(FONT)[0][:3]
+    again = d.show(0, ["Se\u00e8t 1 \u00a3", "\u20ac5 \u00e9", "\u00e9"])
+    last = d.show(0, ["Se\u00e8t 1 \u00a3", "\u20ac5 \u00e9", "\u00e9x"])
+    return {"text": text, "again": again, "last": last, "violations": w.violations()}
+
+
 def case_display_builtin_font():
     # font=None renders with the driver's framebuf text(); compare with an independent
     # native framebuf rendering of the same text (MicroPython only: CPython has no
