@@ -589,6 +589,30 @@ def _mpy_cross():
     return mpy_build.MPY_CROSS
 
 
+class _FinalAnswers:
+    """True once every phone's last answer is of the whole session (the public page's
+    saying it is over)."""
+
+    def __init__(self, events, seats):
+        self.events = events
+        self.want = set(range(seats + 1))
+        self.done = set()
+        self.k = 0
+
+    def __call__(self, run):
+        import json
+        for seat, status, body in run.web[self.k:]:
+            if status != 200:
+                continue
+            t = json.loads(body)
+            if t.get("events") == self.events and (seat or t.get("phase") == "over"):
+                self.done.add(seat)
+            else:
+                self.done.discard(seat)
+        self.k = len(run.web)
+        return self.done >= self.want
+
+
 def measure_w(seats=8, seed=1, log=print, flash=None):
     """The Pico W's UF2 playing a whole session with the web part serving a table full of
     phones (boards/vpico_w.py): heap figures and every answer the phones got."""
@@ -611,6 +635,10 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
         d = S.Driver(head, events, seed=seed)
         run.play(d)
         run.run(lambda r: d.done)
+        # the phones see the end of the session before the table is stopped (they ask again
+        # within their pauses): wait for that, not for a guess of how long it takes
+        seen = _FinalAnswers(len(events), seats)
+        run.run(seen, max_s=p.emulated_now() + 30)
         log("Pico W session: %d events, %d answers to the phones, emulated %.1f s, wall %.0f s"
             % (len(events), len(run.web), p.emulated_now(), time.monotonic() - t_wall))
         heap = run.halt()
