@@ -109,8 +109,10 @@ class Page:
         t.sync()
         # the firmware answers within 250 ms of its own clock: wait for that clock, not the
         # wall's (on a busy machine the simulated clock falls behind it)
-        since = t.world.clock.ms()
-        wait_for(lambda: t.world.clock.ms() - since >= 500, "the table's clock")
+        if t.powered:                 # (unplugged, nothing runs: nothing to wait for)
+            since = t.world.clock.ms()
+            wait_for(lambda: not t.powered or t.world.clock.ms() - since >= 500,
+                     "the table's clock")
         t.sync()
 
         def shown():

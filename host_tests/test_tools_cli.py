@@ -65,7 +65,8 @@ BAD = {
     "tags.py": [[], ["check", "--count", "0"], ["write", "--from", "ZZ"], ["shuffle"],
                 ["write", "--count", "-1"], ["enroll", "--count", "x"],
                 ["check", "--command", "no-such-program-anywhere"],
-                ["check", "--port", "/dev/no-such-port"], ["write", "--from", "AH", "--count", "60"],
+                ["check", "--port", "/dev/no-such-port"],
+                ["write", "--from", "AH", "--count", "60"],
                 ["check", "--command", "false"]],                  # a shoe that exits
 }
 
