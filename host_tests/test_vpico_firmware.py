@@ -43,16 +43,20 @@ def _settings_file(d):
     return path
 
 
-@pytest.fixture(scope="module")
-def deployed(tmp_path_factory):
-    """A flash image of the shoe's UF2 after `make deploy` gave it settings.txt for a 3-seat
-    table (on the frozen board deploy copies no code)."""
+def _frozen_ready():
     try:
         firmware_dir()
         node_ready()
         uf2_for(FROZEN)
     except VpicoError as e:
         pytest.fail(str(e))
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory):
+    """A flash image of the shoe's UF2 after `make deploy` gave it settings.txt for a 3-seat
+    table (on the frozen board deploy copies no code)."""
+    _frozen_ready()
     d = tmp_path_factory.mktemp("vpico")
     flash = str(d / "deployed.bin")
     pico, free = T.fresh_pico(flash)
@@ -73,12 +77,7 @@ def settled(tmp_path_factory):
     allocator from metadata checksums, so the journal's blocks (and with them the flash
     erases a deal waits for) moved from one run to the next (4 cards dealt again here, 7 on
     a CI run, same code)."""
-    try:
-        firmware_dir()
-        node_ready()
-        uf2_for(FROZEN)
-    except VpicoError as e:
-        pytest.fail(str(e))
+    _frozen_ready()
     flash = str(tmp_path_factory.mktemp("vpico_settled") / "settled.bin")
     pico, free = T.fresh_pico(flash, S.settings_text("table", SEATS))
     pico.power_cut()

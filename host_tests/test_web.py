@@ -4,6 +4,7 @@ scripted players in this process (web_support.py). Every page and API answer of 
 sessions is checked for hidden cards; bad, big, slow and many requests must neither stop
 the table nor slow it past its latency budget; seat codes refuse guessing."""
 import json
+import select
 import re
 import socket
 import threading
@@ -169,7 +170,10 @@ def _slow_client(port, seconds):
         end = time.monotonic() + seconds
         for ch in b"GET /api/table HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"z" * 200:
             s.sendall(bytes([ch]))
-            time.sleep(0.2)
+            # the next byte 0.2 s later, unless the server closes the connection first
+            if select.select([s], [], [], 0.2)[0] and not s.recv(1):
+                dropped = True
+                break
             if time.monotonic() > end:
                 break
     except (ConnectionResetError, BrokenPipeError):

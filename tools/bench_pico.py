@@ -374,9 +374,9 @@ def latencies(run, kinds):
     return out
 
 
-def card_latencies(run, driver, events, seats_only=True):
-    """Per player card: ms from its tag entering the field to the last data byte written to
-    its seat's display before the next stimulus."""
+def player_cards(run, driver, events):
+    """(ns its tag entered the field, event index, seat, ns of the last data byte written to
+    its seat's display before the next stimulus) of each player card that reached it."""
     st = sorted(run.stimuli)
     out = []
     for k, (t0, kind, ev) in enumerate(st):
@@ -388,8 +388,14 @@ def card_latencies(run, driver, events, seats_only=True):
         t1 = st[k + 1][0] if k + 1 < len(st) else float("inf")
         ws = [t for t in run.writes[seat - 1] if t0 <= t < t1]
         if ws:
-            out.append((ws[-1] - t0) / 1e6)
+            out.append((t0, ev, seat, ws[-1]))
     return out
+
+
+def card_latencies(run, driver, events, seats_only=True):
+    """Per player card: ms from its tag entering the field to the last data byte written to
+    its seat's display before the next stimulus."""
+    return [(t_end - t0) / 1e6 for t0, _, _, t_end in player_cards(run, driver, events)]
 
 
 def percentile(xs, q):

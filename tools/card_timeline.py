@@ -82,21 +82,10 @@ def record(seats, seed, nevents, log=print):
 
 def pick_card(run, driver, events):
     """(put ns, event index, seat, last display byte ns) of the median player card."""
-    st = sorted(run.stimuli)
-    cards = []
-    for k, (t0, kind, ev) in enumerate(st):
-        if kind != "card" or ev < 0 or ev >= len(events):
-            continue
-        seat = S.card_seat(driver.engine_at(ev))
-        if seat <= 0:
-            continue
-        t1 = st[k + 1][0] if k + 1 < len(st) else float("inf")
-        ws = [t for t in run.writes[seat - 1] if t0 <= t < t1]
-        if ws:
-            cards.append((ws[-1] - t0, t0, ev, seat, ws[-1]))
+    cards = sorted((t_end - t0, t0, ev, seat, t_end)
+                   for t0, ev, seat, t_end in B.player_cards(run, driver, events))
     if not cards:
         raise B.BenchError("no player card reached its display in %d events" % len(events))
-    cards.sort()
     lat, t0, ev, seat, t_end = cards[len(cards) // 2]
     return t0, ev, seat, t_end, len(cards)
 

@@ -422,25 +422,19 @@ class LiveTable:
         self._say(line)
         if line.startswith("> "):
             self.prompt = line[2:]
-        m = S.ACK.match(line)
-        if m:
-            n = int(m.group(1) or m.group(2) or m.group(3))
+        if line.startswith(S.NEW_SESSION):
+            # the journal's header, as the firmware writes it with the first event
+            self.session_head = line[len(S.NEW_SESSION):].split(", ")
+            self.engine = None
+            self.jlines = []
+        n = S.acked_at(line)             # (a new session: at #0)
+        if n is not None:
             self.acked = n
             self._sync_journal()
             if line.startswith("#") or "undo" in line:
                 self._rebuild_deal_lines()
             else:
                 self.deal_lines.append(line)
-            self.pending_deal = False
-            self.on_change("shoe")
-        elif line.startswith(S.NEW_SESSION):
-            # the journal's header, as the firmware writes it with the first event
-            self.session_head = line[len(S.NEW_SESSION):].split(", ")
-            self.engine = None
-            self.jlines = []
-            self.acked = 0
-            self._sync_journal()
-            self._rebuild_deal_lines()
             self.pending_deal = False
             self.on_change("shoe")
         elif line.startswith("# deal ") and (" over" in line or " void" in line):
