@@ -19,5 +19,9 @@ class _Emitters:
         run.__doc__ = fn.__doc__
         return run
 
+    @staticmethod
+    def native(fn):
+        return fn
+
 
 micropython = _Emitters()
