@@ -19,8 +19,10 @@ $(VPICO_STAMP): tools/vpico/package-lock.json
 	rm -f tools/vpico/node_modules/.installed-*
 	touch $@
 
+# The suite on every core (TEST_JOBS=1: one process); host_tests/conftest.py orders it.
+TEST_JOBS ?= auto
 test: $(STAMP) $(VPICO_STAMP) uf2
-	$(PY) -m pytest -q host_tests
+	$(PY) -m pytest -q -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder host_tests
 
 sim: $(STAMP)
 	$(PY) tools/sim.py $(SIM_ARGS)

@@ -32,3 +32,20 @@ def micropython():
     if not os.path.exists(MICROPYTHON):
         pytest.fail("the micropython VM is missing: run `make test` so it is installed")
     return run_micropython
+
+
+# `make test` runs the suite on every core (pytest-xdist, `--dist loadfile`: a module's tests
+# share one worker and its booted Picos). Workers take modules in collection order
+# (`--no-loadscope-reorder`), so the ones that play whole sessions on the virtual Pico go
+# first, the longest first: started last, one of them would be the suite's tail.
+LONG_MODULES = ("test_vpico_w.py", "test_pico_goals.py", "test_vpico_firmware.py",
+                "test_web.py", "test_app_buttons.py", "test_dealing_speed.py")
+
+
+def _module_rank(item):
+    name = os.path.basename(str(item.fspath))
+    return LONG_MODULES.index(name) if name in LONG_MODULES else len(LONG_MODULES)
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=_module_rank)         # stable: the order within a module is kept
