@@ -5,8 +5,9 @@
 #   while tm.active: line = tm.poll() # None or a "tags: ..." line for the serial port
 #
 # write  - blank stickered cards are placed one by one; each gets the NDEF Text record of
-#          the next card in DECK ORDER: AS 2S .. 10S JS QS KS, AH .. KH, AD .. KD, AC .. KC
-#          (spades, hearts, diamonds, clubs; ace to king; tens are written "10S"). The bytes
+#          the next card in DECK ORDER: AS 2S .. TS JS QS KS, AH .. KH, AD .. KD, AC .. KC
+#          (spades, hearts, diamonds, clubs; ace to king; a ten is "TS", the name the
+#          displays and transcripts give it; a tag a phone app wrote "10S" reads the same). The bytes
 #          are docs/DEVICES.md's `03 LEN D1 01 PL 54 02 65 6E <text> FE`, after any lock/memory
 #          control TLV already on the tag. The page holding the TLV header is written last,
 #          so a tag pulled away half-way still reads as blank; then every page is read back.
@@ -35,7 +36,7 @@
 #   tags check [COUNT]         check; ends by itself after COUNT tags or all 52 cards present
 #   tags stop                  end the mode now (its summary is printed first)
 # Device -> host: lines "tags: KIND FIELDS", fields separated by one space; UID is 14 hex
-# digits (or "-"), I/N the card's place in the deck (1..52), CARD as written ("10S", "QH"):
+# digits (or "-"), I/N the card's place in the deck (1..52), CARD as written ("TS", "QH"):
 #   tags: start MODE CARD COUNT         a mode started (check: "tags: start check - COUNT")
 #   tags: place I/N CARD                write/enroll: waiting for the tag for CARD
 #   tags: place K                       check: waiting for the K-th tag
@@ -57,7 +58,7 @@ from array import array
 
 import drvtime
 import ndef
-from cards import parse_card
+from cards import card_name, parse_card
 from shoe_reader import UidMap, uid_hex
 
 try:
@@ -105,12 +106,6 @@ def deck_card(i):
 
 def deck_place(code):
     return SUITS.find("CDHS"[code & 3]) * 13 + (code >> 2)
-
-
-def tag_text(code):
-    """The text written on the tag: "AS", "10S", "QH"."""
-    r = code >> 2
-    return ("10" if r == 9 else "A23456789TJQK"[r]) + "CDHS"[code & 3]
 
 
 def text_record(text):
@@ -242,7 +237,7 @@ class TagMode:
         if mode == "check":
             self._out("start check - %s" % ("52" if count < 0 else count))
         else:
-            self._out("start %s %s %d" % (mode, tag_text(deck_card(first)), self.end - first))
+            self._out("start %s %s %d" % (mode, card_name(deck_card(first)), self.end - first))
         self._want()
         return True
 
@@ -306,7 +301,7 @@ class TagMode:
             ln[0] = "Check %d/52" % self.stats["present"]
         elif self.place < self.end:
             ln[0] = "%s %d/52: %s" % ("Write" if self.mode == "write" else "Enroll",
-                                      self.place + 1, tag_text(deck_card(self.place)))
+                                      self.place + 1, card_name(deck_card(self.place)))
         else:
             ln[0] = "%s: all done" % ("Write" if self.mode == "write" else "Enroll")
         ln[1] = prompt
@@ -323,7 +318,7 @@ class TagMode:
             self._out("place %d" % (self.k + 1))
             self._show("place the next card")
         else:
-            self._out("place %d/52 %s" % (self.place + 1, tag_text(deck_card(self.place))))
+            self._out("place %d/52 %s" % (self.place + 1, card_name(deck_card(self.place))))
             self._show("place a blank card" if self.mode == "write" else "place the card")
 
     def _gone(self):
@@ -337,7 +332,7 @@ class TagMode:
             miss = []
             for i in range(52):
                 if not self._seen[deck_card(i)]:
-                    miss.append(tag_text(deck_card(i)))
+                    miss.append(card_name(deck_card(i)))
             if miss:
                 self._out("missing " + " ".join(miss))
             st["missing"] = len(miss)
@@ -610,13 +605,13 @@ class TagMode:
             self._check(kind, val)
             return
         want = deck_card(self.place)
-        name = tag_text(want)
+        name = card_name(want)
         mapped = self.map.lookup(self._uid) if self.map is not None else -1
         if kind == "card" and val != want:
-            self._refuse("holds %s (card %d of the deck)" % (tag_text(val), deck_place(val) + 1))
+            self._refuse("holds %s (card %d of the deck)" % (card_name(val), deck_place(val) + 1))
             return
         if mapped >= 0 and mapped != want:
-            self._refuse("is enrolled as %s in the UID map" % tag_text(mapped))
+            self._refuse("is enrolled as %s in the UID map" % card_name(mapped))
             return
         if self.mode == "enroll":
             if kind == "text":
@@ -650,7 +645,7 @@ class TagMode:
         if m[7] & 0x0F:
             self._refuse("is read-only (CC access %02X): use tags enroll" % m[7])
             return
-        self._plan_write(tag_text(want))
+        self._plan_write(card_name(want))
 
     def _plan_write(self, text):
         rec = text_record(text)
@@ -685,7 +680,7 @@ class TagMode:
             self._write(self._p0, 0)
 
     def _wrote_ok(self):
-        self._counted("ok", tag_text(deck_card(self.place)))
+        self._counted("ok", card_name(deck_card(self.place)))
 
     def _counted(self, how, name):
         self.stats[how] += 1
@@ -736,8 +731,8 @@ class TagMode:
         if kind == "card" and mapped >= 0 and mapped != val:
             st["unknown"] += 1
             self._out("unknown %d %s says %s but the UID map says %s"
-                      % (k, uid, tag_text(val), tag_text(mapped)))
-            self._last = "%d conflict %s/%s" % (k, tag_text(val), tag_text(mapped))
+                      % (k, uid, card_name(val), card_name(mapped)))
+            self._last = "%d conflict %s/%s" % (k, card_name(val), card_name(mapped))
         elif kind != "card" and (kind == "text" or mapped < 0):
             st["unknown"] += 1
             if kind == "text":
@@ -750,7 +745,7 @@ class TagMode:
             self._last = "%d unknown tag" % k
         else:
             code = val if kind == "card" else mapped
-            name = tag_text(code)
+            name = card_name(code)
             f = self._first
             if self._seen[code]:
                 same = True

@@ -26,7 +26,7 @@ _EVENTS = {
     "shuffle": (EV_SHUFFLE, ""),
     "void": (EV_VOID, ""),
 }
-_ARG_NAMES = {"s": "a seat number", "n": "an amount", "c": "a card code such as QH or 10S"}
+_ARG_NAMES = {"s": "a seat number", "n": "an amount", "c": "a card code such as QH or TS"}
 HEADER_WORDS = ("rules", "seats", "banker", "packs")
 
 

@@ -18,12 +18,13 @@ import tags_device  # noqa: E402
 import tagmode  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev import ntag213  # noqa: E402
+import cards  # noqa: E402
 from cards import parse_card  # noqa: E402
 from font5x7 import FONT  # noqa: E402
 from shoe_reader import UidMap  # noqa: E402
 
 DEVICE = os.path.join(ROOT, "host_tests", "mp", "tags_device.py")
-DECK = [tagmode.tag_text(tagmode.deck_card(i)) for i in range(52)]
+DECK = [cards.card_name(tagmode.deck_card(i)) for i in range(52)]
 
 
 @pytest.fixture
@@ -67,13 +68,15 @@ def kinds(payloads, kind):
 # --- the deck order and the bytes ---------------------------------------------------------
 
 def test_deck_order_and_record_bytes():
-    assert DECK[:3] == ["AS", "2S", "3S"] and DECK[9:14] == ["10S", "JS", "QS", "KS", "AH"]
+    assert DECK[:3] == ["AS", "2S", "3S"] and DECK[9:14] == ["TS", "JS", "QS", "KS", "AH"]
     assert DECK[26] == "AD" and DECK[39] == "AC" and DECK[51] == "KC"
     assert sorted(tagmode.deck_card(i) for i in range(52)) == list(range(52))
     assert all(tagmode.deck_place(tagmode.deck_card(i)) == i for i in range(52))
-    # docs/DEVICES.md's example, byte for byte, and a ten
+    # docs/DEVICES.md's example, byte for byte, and a ten: written "TS", the name the
+    # displays and transcripts give it (a phone app's "10S" reads as the same card)
     assert tagmode.text_record("QH") == bytes.fromhex("0309D101055402656E5148FE")
-    assert tagmode.text_record("10S") == bytes.fromhex("030AD101065402656E313053FE")
+    assert tagmode.text_record("TS") == bytes.fromhex("0309D101055402656E5453FE")
+    assert cards.parse_card("10S") == cards.parse_card("TS") == tagmode.deck_card(9)
 
 
 # --- write --------------------------------------------------------------------------------
@@ -92,7 +95,7 @@ def test_write_a_whole_deck_then_the_reader_reads_it(vm_shoe, capsys):
     written = dumped_tags(line, 52)
     # the bytes docs/DEVICES.md gives, after the lock control TLV where there was one
     assert written[0].user()[:12] == tagmode.text_record("AS")
-    assert written[9].user()[:13] == tagmode.text_record("10S")
+    assert written[9].user()[:12] == tagmode.text_record("TS")
     assert written[3].user()[:5 + 12] == ntag213.LOCK_CONTROL_TLV + tagmode.text_record("4S")
     # the shoe reader (CPython, fresh models with the written memory) reads the deck back
     w = sim.build()

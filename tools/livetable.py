@@ -245,7 +245,7 @@ class LiveTable:
             if arg:
                 code = parse_card(arg)
                 if code < 0:
-                    return "no card %r: write it as AS, 10H, QD" % arg
+                    return "no card %r: write it as AS, TH, QD" % arg
                 self.do(lambda: self._deal(code))
             else:
                 self.do(lambda: self._deal(None))

@@ -18,7 +18,8 @@ Protocol (lines, "\\n"-terminated; full details in firmware/tagmode.py):
                  "tags: done MODE" or "tags: stopped MODE" is the last line of a run.
 Other lines from the shoe (the controller's own output) are shown with --verbose only.
 
-Deck order: AS 2S .. KS, AH .. KH, AD .. KD, AC .. KC (tens are written "10S").
+Deck order: AS 2S .. KS, AH .. KH, AD .. KD, AC .. KC (a ten is "TS", as on the displays;
+"10S" is taken too).
 Exit status: 0 the run finished (check: every card once, nothing unknown); 1 it was stopped
 or the check found problems; 2 the shoe answered "tags: error" or the line closed.
 
@@ -148,7 +149,7 @@ def status(payloads):
 
 MODE_HELP = {
     "write": ("write each blank card's tag with its card",
-              "Write an NDEF Text record (\"AH\", \"10S\", as phone apps write it) on each "
+              "Write an NDEF Text record (\"AH\", \"TS\", as phone apps write it) on each "
               "blank stickered card, in deck order from --from (AS 2S .. KS, AH .. KH, AD .. "
               "KD, AC .. KC). The banker's display names the card to place; every record is "
               "read back; a card already holding another card, other data or a read-only tag "
@@ -166,7 +167,7 @@ MODE_HELP = {
 
 
 def _card(text):
-    """argparse type: a card code in deck order, e.g. AH or 10S."""
+    """argparse type: a card code in deck order, e.g. AH or TS (or 10S)."""
     import argparse
     firmware = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                             "firmware")
@@ -174,7 +175,7 @@ def _card(text):
         sys.path.insert(0, firmware)
     from cards import parse_card
     if parse_card(text.upper()) < 0:
-        raise argparse.ArgumentTypeError("not a card: %r (e.g. AH, 10S, QD)" % text)
+        raise argparse.ArgumentTypeError("not a card: %r (e.g. AH, TS, QD)" % text)
     return text.upper()
 
 

@@ -136,8 +136,8 @@ class Lines:
 
 
 def tagtext(code):
-    import tagmode
-    return tagmode.tag_text(code)
+    from cards import card_name
+    return card_name(code)
 
 
 class Shoe:
