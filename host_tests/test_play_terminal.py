@@ -204,6 +204,8 @@ def test_interactive_without_a_terminal(tmp_path):
     try:
         # the input goes in once the table is up (its first prompt), not after a guess
         wait_for(lambda: any(x.startswith("> ") for x in list(lines)), "the first prompt")
+        # one write: every line is taken without waiting for more input, and what the
+        # last ones caused is said before the run ends
         p.stdin.write("status\n.two\nq\n")
         p.stdin.close()
         p.wait(timeout=WAIT_S)
@@ -251,3 +253,27 @@ def test_casino_keys_type_a_bet_and_repeat_the_round(tmp_path):
         assert t.log_since(seq)[0][0] == "< new"
     finally:
         t.close()
+
+
+def test_piped_lines_are_taken_as_they_come(tmp_path):
+    """Two lines in one write, then nothing: the second is acted on without waiting for
+    more input (a buffered readline() behind select() kept it until the next line)."""
+    p = subprocess.Popen([sys.executable, "tools/sim.py", "--interactive", "--seats", "2",
+                          "--speed", "4", "--out", str(tmp_path)], cwd=ROOT,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    import threading
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(p.stdout.readline, "")),
+                              daemon=True)
+    reader.start()
+    try:
+        wait_for(lambda: any(x.startswith("> ") for x in list(lines)), "the first prompt")
+        p.stdin.write("status\n.two\n")
+        p.stdin.flush()
+        wait_for(lambda: any("! reader two-tags" in x for x in list(lines)), "two-tags")
+        p.stdin.write("q\n")
+        p.stdin.close()
+        p.wait(timeout=WAIT_S)
+    finally:
+        p.kill()
+    assert p.returncode == 0

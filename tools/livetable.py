@@ -226,6 +226,18 @@ class LiveTable:
         self.do(done.set)
         return done.wait(timeout)
 
+    def settle(self, ms=500, timeout=10):
+        """Wait until every action asked for has run and then the table's own clock has
+        moved on `ms` (what they caused has been said); on a busy machine that clock falls
+        behind the wall's. Nothing to wait for while it is unplugged."""
+        self.sync(timeout)
+        if not self.powered or self.world is None:
+            return
+        since = self.world.clock.ms()
+        end = time.monotonic() + timeout
+        while self.powered and self.world.clock.ms() - since < ms and time.monotonic() < end:
+            time.sleep(0.01)
+
     def command(self, name, arg=""):
         """The page's and the terminal's actions by name (see KEYS and the page's controls).
         Returns None or a one-line reason it cannot be done."""

@@ -86,21 +86,34 @@ class Keys:
 
 
 def _line_mode(table, keys):
-    """stdin is not a terminal: one key or line per input line (the old --interactive)."""
+    """stdin is not a terminal: one key or line per input line (the old --interactive).
+    Lines are split here from what the pipe gave: Python's buffered readline() would keep
+    the lines after the first of one write until more input came."""
     seen = 0
+    fd = sys.stdin.fileno()
+    pending = b""
+    eof = False
     while not keys.quit:
         lines, seen = table.log_since(seen)
         for ln in lines:
             print(ln, flush=True)
-        r, _, _ = select.select([sys.stdin], [], [], 0.05)
-        if not r:
-            if not table.powered and table.proc is None and table.boots and not table.actions:
+        if b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+        elif eof:
+            if not pending:
+                break
+            raw, pending = pending, b""          # a last line without its newline
+        else:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                chunk = os.read(fd, 4096)
+                pending += chunk
+                eof = not chunk
+            elif not table.powered and table.proc is None and table.boots and \
+                    not table.actions:
                 break                    # the firmware halted
             continue
-        text = sys.stdin.readline()
-        if not text:
-            break
-        text = text.strip()
+        text = raw.decode("utf-8", "replace").strip()
         if text == "":
             table.command("press", "OK")
         elif text == "q":
@@ -111,8 +124,9 @@ def _line_mode(table, keys):
             why = table.command("line", text)
             if why:
                 print("# " + why, flush=True)
-    table.sync()
-    time.sleep(0.3)
+    # what the last lines asked for shows before the run ends: the table runs a moment
+    # of its own clock after them
+    table.settle()
     lines, seen = table.log_since(seen)
     for ln in lines:
         print(ln, flush=True)
