@@ -429,6 +429,12 @@ class ShoeReader:
                     self._read_done(rx, 8, 8 + n)
                 else:                                 # released: listen again at once
                     self._send(_INLIST, self._p_list, _LISTING)
+            else:
+                # asked again (two targets listed): waiting for that frame is not a silent
+                # field, which would drop the card still in it and call it new with the next
+                self._t0 = drvtime.ticks_ms()
+                self._quiet = 0
+                self._alive = 0
 
     # --- detection
     def _slot_of(self, uid, o):

@@ -82,6 +82,10 @@ def check_creeping(r):
     assert r["events"] == r["expect"]
 
 
+def check_next_card_listed_with_the_last_while_the_loop_is_busy(r):
+    assert r["events"] == [C("AH"), C("5D")]
+
+
 def check_two_tags(r):
     ev = r["events"]
     assert ev[0].startswith("two-tags: ") and len(ev) == 2

@@ -313,33 +313,48 @@ def test_three_cards_a_second_on_the_pico(settled, tmp_path):
     assert min(b - a for a, b in zip(puts, puts[1:])) >= 333 - 8
 
 
-def test_the_next_card_enters_while_the_last_leaves_on_the_pico(settled, tmp_path):
-    # the worst case on the Pico: cards 35 ms apart, 40 ms each (both in the field for
-    # 5 ms). The rp2 port cannot always keep up there: a card it could not read is
-    # reported ("! reader unread") and dealt again, never guessed or given to another hand
-    head, events = S.script_session("table", SEATS, SEED)
-    events = events[:80]
-    driver, got = _fast_deal(settled, tmp_path, events, deal_ms=35, think_ms=0, head=head)
-    assert driver.done
-    assert got == head + events, "the Pico's journal differs from the scripted session"
-    cards = [k for k, line in enumerate(events) if line.startswith("card")]
-    overlaps = sum(1 for a, b in zip(cards, cards[1:])
-                   if driver.put_at[b] < driver.put_at[a] + DWELL_MS)
-    assert overlaps >= 8, overlaps
-    unread = [x for _, x in driver.errors if x.startswith(("! reader unread",
-                                                           "! reader two-tags"))]
-    assert len(unread) == len(driver.errors) == driver.retries
-    # emulated and the flash laid out at emulated instants (fixture `settled`), so the
-    # count is the same on every machine for one UF2; it moves when the firmware's code
-    # moves in flash (the XIP cache), so the bound leaves room: at most one card in eight
-    # dealt again. Issue 21's goal is none: test_no_card_dealt_again_at_35_ms_apart
-    assert driver.retries <= len(cards) // 8, driver.errors
+# cards 35 ms apart, 40 ms each (both in the field for 5 ms), the first 80 events of three
+# scripted sessions: played once each, for the two tests below
+FAST_SEEDS = (SEED, 1, 5)
+
+
+@pytest.fixture(scope="module")
+def fast_deals(settled, tmp_path_factory):
+    out = {}
+    for seed in FAST_SEEDS:
+        head, events = S.script_session("table", SEATS, seed)
+        events = events[:80]
+        driver, got = _fast_deal(settled, tmp_path_factory.mktemp("fast%d" % seed), events,
+                                 deal_ms=35, think_ms=0, head=head)
+        out[seed] = (head, events, driver, got)
+    return out
+
+
+def test_the_next_card_enters_while_the_last_leaves_on_the_pico(fast_deals):
+    # the worst case on the Pico. The rp2 port cannot always keep up there: a card it could
+    # not read is reported ("! reader unread") and dealt again, never guessed or given to
+    # another hand
+    for seed, (head, events, driver, got) in fast_deals.items():
+        assert driver.done, seed
+        assert got == head + events, "seed %d: the Pico's journal differs from the script" % seed
+        cards = [k for k, line in enumerate(events) if line.startswith("card")]
+        overlaps = sum(1 for a, b in zip(cards, cards[1:])
+                       if driver.put_at[b] < driver.put_at[a] + DWELL_MS)
+        assert overlaps >= 8, (seed, overlaps)
+        unread = [x for _, x in driver.errors if x.startswith(("! reader unread",
+                                                               "! reader two-tags"))]
+        assert len(unread) == len(driver.errors) == driver.retries, seed
+        # emulated and the flash laid out at emulated instants (fixture `settled`), so the
+        # count is the same on every machine for one UF2; it moves when the firmware's code
+        # moves in flash (the XIP cache), so the bound leaves room: at most one card in
+        # eight dealt again. Issue 21's goal is none: test_no_card_dealt_again_at_35_ms_apart
+        assert driver.retries <= len(cards) // 8, (seed, driver.errors)
 
 
 @pytest.mark.xfail(strict=True, reason="issue 21's goal (cards 35 ms apart, none dealt again) "
-                   "is not met: 4 of 48 cards are dealt again, the reader unserviced while "
-                   "a display is drawn")
-def test_no_card_dealt_again_at_35_ms_apart(settled, tmp_path):
-    head, events = S.script_session("table", SEATS, SEED)
-    driver, _ = _fast_deal(settled, tmp_path, events[:80], deal_ms=35, think_ms=0, head=head)
-    assert driver.retries == 0, driver.errors
+                   "is not met: a card's CPU work (its event, then its display's lines) is "
+                   "longer than 35 ms, and a card that enters meanwhile is found too late to "
+                   "be read (1 of about 48 cards dealt again in two of the three sessions)")
+def test_no_card_dealt_again_at_35_ms_apart(fast_deals):
+    # three sessions: one alone would pass or fail with where the code lies in flash
+    assert [d.retries for _, _, d, _ in fast_deals.values()] == [0] * len(FAST_SEEDS)

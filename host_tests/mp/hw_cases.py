@@ -176,6 +176,42 @@ def case_creeping():
     return {"events": evs, "expect": [parse_card(t) for t in ("AH", "5D", "JC", "9S")]}
 
 
+def case_next_card_listed_with_the_last_while_the_loop_is_busy():
+    # the last card, read and reported, is still in the field when the next enters; the
+    # listing names both, so its frame is longer than the usual answer and is asked for
+    # again (NACK). The loop was busy (a display's lines) until the listing had waited
+    # 12 ms, so the frame asked again comes after the 15 ms of silence that mean "an empty
+    # field": that wait is not a silence, the last card is still there and the next is
+    # the one new card, read and reported (not "two new cards", dealt again)
+    w = sim.build()
+    r = sim.make_reader()
+    a = ntag213.text_tag("AH", n=1)
+    b = ntag213.text_tag("5D", n=2)
+    w.pn532.put(a)
+    evs = []
+    reported = -1
+    t = 0
+    while t < 160000:
+        if reported >= 0:
+            if t == reported + 1000:
+                w.pn532.put(b)
+            elif t == reported + 6000:
+                w.pn532.remove(a)
+            elif t == reported + 46000:
+                w.pn532.remove(b)
+        e = r.poll()
+        if e is not None:
+            evs.append(e)
+            if reported < 0:
+                reported = t
+        if reported >= 0 and t == reported + 1500:
+            w.clock.advance_us(12000)            # the loop busy elsewhere
+            t += 12000
+        w.clock.advance_us(500)
+        t += 500
+    return {"events": evs}
+
+
 def case_two_tags():
     w = sim.build()
     r = sim.make_reader()
