@@ -763,7 +763,7 @@ class Table:
         if slot < 0:
             return "no player acts now: " + V.prompt(e, self.ui)
         lo = e.initial_stake(seat)
-        hi = e.hand_last_buy(slot) or 2 * lo
+        hi = e.buy_max(seat, slot)
         why = e.check(E.EV_BUY, seat, lo)
         if why:
             return why

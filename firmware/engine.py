@@ -254,8 +254,11 @@ class Engine:
     def hand_stake(self, slot):
         return self.hw[slot * _HW + _HW_STAKE]
 
-    def hand_last_buy(self, slot):
-        return self.hw[slot * _HW + _HW_LASTBUY]
+    def buy_max(self, seat, slot):
+        """P4: a buy adds from the seat's first stake (initial_stake) up to the hand's
+        last buy, or twice the first stake for its first buy."""
+        last = self.hw[slot * _HW + _HW_LASTBUY]
+        return last if last else 2 * self.sw[seat * _SW + _SW_INITIAL]
 
     def hand_shoot(self, slot):
         return self.hw[slot * _HW + _HW_SHOOT]
@@ -973,7 +976,7 @@ class Engine:
                     hands.hard_total(self.hb, slot * _HB, 4) <= 11:
                 return "a four-card hand of 11 or less may only twist (V5)"
             lo = self.sw[seat * _SW + _SW_INITIAL]
-            hi = self.hw[slot * _HW + _HW_LASTBUY] if self.hw[slot * _HW + _HW_LASTBUY] else 2 * lo
+            hi = self.buy_max(seat, slot)
             if amount < lo or amount > hi:
                 return "this buy must add %d to %d units (P4)" % (lo, hi)
             if not commit:

@@ -231,7 +231,7 @@ def actions(e, seat):
     else:
         slot = e.current_slot()
         lo = e.initial_stake(seat)
-        hi = e.hand_last_buy(slot) or 2 * lo
+        hi = e.buy_max(seat, slot)
         if e.check(E.EV_BUY, seat, lo) is None:
             words.append("BUY")
             buy = "buy %d-%d" % (lo, hi)

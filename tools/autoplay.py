@@ -112,7 +112,7 @@ class Autoplayer:
             return (E.EV_TWIST, seat, 0, 0)
         if total <= 11 and not e.hand_flags(slot) & E.F_TWISTED:
             amount = e.initial_stake(seat)
-            if e.hand_last_buy(slot) == 0 or e.hand_last_buy(slot) >= amount:
+            if amount <= e.buy_max(seat, slot):
                 why = e.check(E.EV_BUY, seat, amount)
                 if why is None:
                     return (E.EV_BUY, seat, amount, 0)
