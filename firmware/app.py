@@ -303,6 +303,7 @@ class Table:
         e = self.e
         ph = e.phase
         slot = e.expected_card_slot() if ev == E.EV_CARD else -1
+        target = e.card_seat() if ev == E.EV_CARD else -1
         up = False
         if ev == E.EV_CARD and ph == E.PH_PLAY and slot > 0:
             up = bool(e.hand_flags(slot) & E.F_TWISTED)
@@ -321,7 +322,7 @@ class Table:
         if self.web is not None:
             self.web.on_event(ev, slot, up, card)
         if ev == E.EV_CARD:
-            text = self._card_text(card, ph, slot, up)
+            text = self._card_text(card, ph, slot, target, up)
             if src == SRC_BUTTON:        # entered by hand: the audit trail says so
                 if "(face down)" in text:
                     text = text.replace("(face down)", "(face down, by hand)")
@@ -335,8 +336,7 @@ class Table:
             self.heap_due = True
         prio = -1
         if ev == E.EV_CARD:
-            t = self._card_seat(slot)
-            prio = BANKER_DISPLAY if t == 0 else t - 1
+            prio = BANKER_DISPLAY if target == 0 else target - 1
         elif seat:
             prio = seat - 1
         self._after_event(prio)
@@ -372,23 +372,15 @@ class Table:
         for path in gone:
             self.say("# flash nearly full: removed the oldest hand history %s" % path)
 
-    def _card_seat(self, slot):
-        e = self.e
-        if slot <= -2:
-            return -2 - slot
-        if slot < 0:
-            # the first card of a deal: to the first player (B2)
-            return e.hand_seat(1) if e.norder else 0
-        return e.hand_seat(slot) if slot else 0
-
-    def _card_text(self, card, ph, slot, up):
+    def _card_text(self, card, ph, slot, seat, up):
+        """The serial line of a card taken: slot and seat (Engine.card_seat) as they were
+        before it."""
         e = self.e
         name = card_name(card)
         if slot <= -2:
-            return "card %s cut for seat %d" % (name, -2 - slot)
-        seat = self._card_seat(slot)
+            return "card %s cut for seat %d" % (name, seat)
         if slot < 0:
-            slot = 1
+            slot = 1                     # a deal's first card: the first player's hand
         if seat == 0 or slot == 0:
             if ph == E.PH_BANKER:
                 return "card %s to the %s: %s" % (name, V.banker_name(e).lower(),
@@ -1008,9 +1000,7 @@ class Table:
         if not V.card_wanted(e):
             return "no card is due now: " + V.prompt(e, ui)
         slot = e.expected_card_slot()
-        seat = self._card_seat(slot)
-        if slot == -1:
-            seat = e.banker % e.seats + 1    # a deal's first card: the banker's left (B2)
+        seat = e.card_seat()
         if slot <= -2:
             up = True                    # the cut is face up (B1)
             who = "cut S%d" % seat

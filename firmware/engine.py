@@ -354,6 +354,22 @@ class Engine:
             return 0
         return -1
 
+    def card_seat(self):
+        """The seat whose hand the next card goes to: the cutting seat in the cut (B1), the
+        first player (at the banker's left, B2) for a deal's first card, 0 for the
+        banker's hand, -1 when no card is due."""
+        slot = self.expected_card_slot()
+        if slot <= -2:
+            return -2 - slot
+        if slot > 0:
+            return self.hb[slot * _HB + _HB_SEAT]
+        if slot == 0:
+            return 0
+        v = self.v
+        if v[_R_PHASE] == PH_IDLE:
+            return v[_R_BANKER] % v[_R_SEATS] + 1
+        return -1
+
     def next_stake_seat(self):
         v = self.v
         if v[_R_PHASE] == PH_STAKES or v[_R_PHASE] == PH_BETS:

@@ -170,18 +170,6 @@ def acting_seat(e):
     return 0
 
 
-def card_target(e):
-    """Who the next card goes to: seat number, 0 the banker, -1 nobody; cut: seat too."""
-    slot = e.expected_card_slot()
-    if slot <= -2:
-        return -2 - slot
-    if slot < 0:
-        return -1
-    if slot == 0:
-        return 0
-    return e.hand_seat(slot)
-
-
 def prompt(e, ui):
     """The table's prompt of the moment (banker display line 6 and the serial line)."""
     if ui.fatal:
@@ -193,7 +181,7 @@ def prompt(e, ui):
     if ph == E.PH_OVER:
         return "Session over"
     if ph == E.PH_CUT:
-        return "Cut: card to seat %d" % card_target(e)
+        return "Cut: card to seat %d" % e.card_seat()
     if ph == E.PH_IDLE:
         if e.want_shuffle:
             return "Shuffle, then OK"
@@ -210,7 +198,7 @@ def prompt(e, ui):
             return "Dealer draws"
         return "Banker: draw or STICK"
     if e.card_due():
-        t = card_target(e)
+        t = e.card_seat()
         if t == 0:
             return "Deal to banker" if not e.casino else "Deal to dealer"
         return "Deal to seat %d" % t
@@ -346,7 +334,7 @@ def seat_view(e, ui, seat, out):
     ph = e.phase
     if ph == E.PH_CUT:
         out[6] = "Cut for the bank"
-        if card_target(e) == seat:
+        if e.card_seat() == seat:
             out[7] = entry_line(ui) if ui.kind == K_CARD else "Your card next"
         return hl
     if banker:
@@ -424,7 +412,7 @@ def seat_view(e, ui, seat, out):
         if len(text) > COLS:
             text = " ".join([w[:3] for w in words]) + (" " + buy[4:] if buy else "")
         out[7] = text
-    elif ph == E.PH_PLAY and e.card_due() and card_target(e) == seat:
+    elif ph == E.PH_PLAY and e.card_due() and e.card_seat() == seat:
         out[6] = "Your turn"            # a card is coming (kept: fewer pages to send)
     elif banker and ph == E.PH_BANKER and not e.casino:
         out[6] = "Your turn: draw"

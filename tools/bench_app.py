@@ -20,8 +20,6 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import cli  # noqa: E402
 import simtable as S  # noqa: E402
 
-import engine as E  # noqa: E402
-
 
 def session(tmp, seats, seed, heap="512k"):
     head, events = S.script_session("table", seats, seed)
@@ -65,15 +63,10 @@ def measure(seats, seed):
             if not line.startswith("card") or k + 1 not in marks or k not in marks:
                 continue
             e = d.engine_at(k)
-            slot = e.expected_card_slot()
             deals0, ended0 = e.deals, e.deals_ended
             t0, b0, p0 = marks[k]
             t1, b1, p1 = marks[k + 1]
-            seat = -1
-            if slot > 0:
-                seat = e.hand_seat(slot)
-            elif slot == -1 and e.phase == E.PH_IDLE:
-                seat = e.banker % e.seats + 1
+            seat = S.card_seat(e)
             lat = None
             if seat > 0:
                 ack = d.ack_at.get(k, t1)

@@ -515,14 +515,10 @@ class OnVM:
 
 
 def card_seat(e):
-    """The seat whose display shows the card the engine expects next (the cut and a deal's
-    first card included), or 0 for the banker's own cards."""
-    slot = e.expected_card_slot()
-    if slot > 0:
-        return e.hand_seat(slot)
-    if slot == -1 and e.phase == E.PH_IDLE:
-        return e.banker % e.seats + 1
-    return -1
+    """The player whose seat display shows the card the engine expects next (a deal's
+    first card included; not the cut's), else -1."""
+    seat = e.card_seat()
+    return seat if seat > 0 and e.phase != E.PH_CUT else -1
 
 
 def ledger(path):
