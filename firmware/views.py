@@ -67,7 +67,6 @@ class UI:
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
         self.price = 0            # N4: the price agreed (K_SELL_OK)
-        self.shoot_skip = 0       # X2 window: play index the passes have reached
         self.card_up = False      # K_CARD: the card goes face up (the banker display may show it)
         self.card_for = ""        # K_CARD: whose card, for the prompt ("seat 2", "banker")
 

@@ -130,10 +130,10 @@ class Web:
         t = self.t
         ui = t.ui
         # what the pages show beyond the events: prompt, amount entry, refusals, the end
-        if (t.last_prompt is not self.seen[0] or ui.msg is not self.seen[1]
+        if (t.narrator.last_prompt is not self.seen[0] or ui.msg is not self.seen[1]
                 or ui.value != self.seen[2] or ui.kind != self.seen[3]
                 or ui.over != self.seen[4] or ui.fatal is not self.seen[5]):
-            self.seen[0] = t.last_prompt
+            self.seen[0] = t.narrator.last_prompt
             self.seen[1] = ui.msg
             self.seen[2] = ui.value
             self.seen[3] = ui.kind
@@ -541,7 +541,7 @@ async def _main(web, host):
     else:
         asyncio.create_task(app.start_server(host, web.port))
     await _table_loop(web)
-    web.t.heap_figures()                   # while it serves: every connection still open
+    web.t.house.heap_figures()             # while it serves: every connection still open
     try:
         app.shutdown()
     except Exception:  # noqa: BLE001 - the server may not have started
@@ -563,7 +563,7 @@ def run(table, net):
     web = Web(table, net.port, st.web_timeout, net)
     table.web = web
     table.ui.phones = not st.seat_displays
-    table._all_dirty()                     # the seat displays get their codes
+    table.screens.all_dirty()              # the seat displays get their codes
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))
     asyncio.run(_main(web, net.host))

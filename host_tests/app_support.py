@@ -153,7 +153,7 @@ class Bench:
         for _ in range(ms):
             self.t.step()
             self.world.clock.advance_us(1000)
-        while self.t.redraw_one():
+        while self.t.screens.redraw_one():
             pass
 
     def send(self, line):

@@ -201,7 +201,7 @@ def test_passing_in_the_shoot_window_from_the_buttons(tmp_path):
     assert b.screen(8)[6] == "Deal to seat 2" and b.screen(8)[7] == ""
     out = b.card("4H")                                # kitty, 4 cards, 3 stakes, shoot, double
     assert "* #11 card to seat 2 (face down)" in out
-    assert b.t.ui.shoot_skip == 0                     # passes end with their window
+    assert b.t.controls.shoot.skip == 0                     # passes end with their window
 
 
 def test_casino_same_bets_in_one_press(tmp_path):

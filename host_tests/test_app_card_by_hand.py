@@ -161,7 +161,7 @@ def test_a_refused_card_by_hand_says_why_and_stays_open(tmp_path):
 
     def broken(line):
         raise OSError(28, "no space left")
-    b.t.journal.append = broken
+    b.t.session.journal.append = broken
     b.press("OK")
     assert b.out[-1].startswith("! the journal could not be written")
     assert b.t.nev == 1 and b.screen(1)[1] == ""
@@ -175,7 +175,7 @@ def test_no_card_by_hand_when_none_is_due(tmp_path):
     assert "Enter card by hand" not in [V.MENU_NAMES[i] for i in b.t.ui.menu]
     b.press("UNDO")
     n = len(b.out)
-    assert b.t._open_card().startswith("no card is due now")
+    assert b.t.controls.card.open().startswith("no card is due now")
     assert b.journal().endswith("card AD\n") and len(b.out) == n
 
 

@@ -192,7 +192,7 @@ def test_defaults_and_settings_file(tmp_path):
         "# a classic table\npreset = classic\nseats = 5\nbanker = 2\npacks = 2\n"
         "stake_max = 10  # comments too\nshoot = on\nheight = 32\n"))
     assert c.journal() == "rules classic stake_max=10 shoot=on\nseats 5\nbanker 2\npacks 2\n"
-    assert c.t.pages == 4
+    assert c.t.screens.pages == 4
     assert c.screen(8)[6] == "" and "kitty" in c.screen(8)[2].lower()   # 4-line layout
     assert c.send("kitty 40") == "ok #1 kitty 40"
 

@@ -49,9 +49,9 @@ def fast_session(tmp_path, seats, seed, deal_ms, storm_ms=300, think_ms=40, on_v
             storm["next"] = w.clock.ms() + storm_ms
             storm["count"] += 1
             for i in range(9):
-                table.disp.redraw(i)
-                table.hashes[i] = 0
-            table._all_dirty()
+                table.screens.disp.redraw(i)
+                table.screens.hashes[i] = 0
+            table.screens.all_dirty()
         return False
     runner.run(until=redraw_storm)
     return head, events, flash, driver, screens, runner, (gap, storm)

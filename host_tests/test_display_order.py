@@ -19,13 +19,13 @@ def bench(tmp_path):
 def record(t):
     """Log every display show: ("show", index, result, pages drawn)."""
     log = []
-    show = t.disp.show
+    show = t.screens.disp.show
 
     def logged_show(i, lines, hl=-1, stop=None):
         r = show(i, lines, hl, stop)
-        log.append(("show", i, r, t.disp.last_pages))
+        log.append(("show", i, r, t.screens.disp.last_pages))
         return r
-    t.disp.show = logged_show
+    t.screens.disp.show = logged_show
     return log
 
 
@@ -46,18 +46,18 @@ def test_the_display_the_event_concerns_goes_first(bench):
 def test_an_interrupted_display_is_not_built_again_for_each_page(bench):
     t = bench.t
     calls = []
-    lines = t._lines
+    lines = t.screens.lines
 
     def counted(i):
         calls.append(i)
         return lines(i)
-    t._lines = counted
-    t.disp.redraw(2)                             # seat 3's display forgets what it shows:
-    t.hashes[2] = 0                              # all 8 pages go again, one per pass
-    t._dirty(2)
+    t.screens.lines = counted
+    t.screens.disp.redraw(2)                     # seat 3's display forgets what it shows:
+    t.screens.hashes[2] = 0                      # all 8 pages go again, one per pass
+    t.screens.mark(2)
     passes = 0
-    while t.dirty and passes < 50:
-        t.redraw_one()
+    while t.screens.dirty and passes < 50:
+        t.screens.redraw_one()
         passes += 1
     assert passes >= 8                           # a page a pass (the loop went round)
     assert calls == [2]                          # but its lines were built once

@@ -165,7 +165,7 @@ def test_make_room_removes_the_oldest_history_but_never_the_newest(tmp_path):
 def test_full_flash_mid_session_gives_up_old_history_not_the_event(tmp_path):
     b = Bench(str(tmp_path / "f"), settings=S.settings_text("table", 4))
     history(b.flash, 3)
-    j = b.t.journal
+    j = b.t.session.journal
     real = j.append
     fails = [2]
 
@@ -205,7 +205,7 @@ def test_a_finished_session_makes_room_for_the_next(tmp_path):
     class Table(app.Table):
         def __init__(self, *a, **kw):
             super().__init__(*a, **kw)
-            self.journal = j
+            self.session.journal = j
     real = app.Table
     app.Table = Table
     try:

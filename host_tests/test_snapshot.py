@@ -137,19 +137,19 @@ def test_the_table_boots_from_its_snapshot_to_the_same_place(tmp_path):
     assert os.path.exists(os.path.join(flash, "jsnap", "state.bin"))
     screens = [b.screen(i) for i in range(9)]
     state = state_bytes(b.t.e)
-    undo = (b.t.last_ev, b.t.undo_ok, b.t.nev)
+    undo = (b.t.session.last_ev, b.t.session.undo_ok, b.t.nev)
     again = Bench(flash)
     said = [x for x in again.out if "events replayed" in x]
     assert said == ["# journal: 0 events replayed after a snapshot of %d" % (len(events) - 1)]
     assert [again.screen(i) for i in range(9)] == screens
     assert state_bytes(again.t.e) == state
-    assert (again.t.last_ev, again.t.undo_ok, again.t.nev) == undo
+    assert (again.t.session.last_ev, again.t.session.undo_ok, again.t.nev) == undo
     os.remove(os.path.join(flash, "jsnap", "state.bin"))
     full = Bench(flash)
     assert [x for x in full.out if "events replayed" in x] == [
         "# journal: %d events replayed" % (len(events) - 1)]
     assert state_bytes(full.t.e) == state
-    assert (full.t.last_ev, full.t.undo_ok, full.t.nev) == undo
+    assert (full.t.session.last_ev, full.t.session.undo_ok, full.t.nev) == undo
     # the rest of the session plays on from the snapshot's boot
     ev = parse_event(strip(events[-1]))
     assert again.t.e.apply(*ev) is None

@@ -45,9 +45,9 @@ def poll_gaps(seed, storm_ms):
             if storm_ms and w.clock.ms() >= st["next"]:
                 st["next"] = w.clock.ms() + storm_ms
                 for i in range(9):
-                    table.disp.redraw(i)
-                    table.hashes[i] = 0
-                table._all_dirty()
+                    table.screens.disp.redraw(i)
+                    table.screens.hashes[i] = 0
+                table.screens.all_dirty()
             return False
         r.run(until=storm)
         cards = [k for k, line in enumerate(events) if line.startswith("card")]

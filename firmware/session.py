@@ -1,0 +1,204 @@
+# The session: the engine and its journal (and the snapshot that shortens a boot's
+# replay). An event is applied, then journaled; UNDO and a refused journal write rebuild the
+# engine from the journal. What the table shows of it is the controller's business: the
+# session only reports through `say` (the serial line's "#" and "!" lines of its own).
+import engine as E
+from journal import Journal
+from snapshot import Snapshot
+from transcript import Header, ParseError, read_events, strip
+
+# events UNDO may take back while the deal has not moved on
+UNDOABLE = (E.EV_STAKE, E.EV_BUY, E.EV_TWIST, E.EV_STICK, E.EV_SPLIT, E.EV_BURN,
+            E.EV_DOUBLE, E.EV_SHOOT, E.EV_KITTY, E.EV_BANKDOUBLE, E.EV_SELL)
+
+
+class Session:
+    def __init__(self, root, say=None):
+        self.say = say                   # a line for the serial line (the table's narrator)
+        self.journal = Journal(root)
+        self.snap = Snapshot(root)
+        self.e = None                    # the engine (None: no usable session)
+        self.nev = 0                     # events in the session
+        self.undo_ok = False             # the last event may be taken back
+        self.last_ev = 0
+        self.fold_wait = False           # a fold failed (flash full): wait for an event
+
+    def start(self, header_lines):
+        """A new session from settings' header lines; the reason when they do not make one."""
+        h = Header()
+        try:
+            for line in header_lines:
+                h.take(strip(line))
+            e = h.engine()
+        except ParseError as x:
+            return "settings: " + str(x)
+        self.journal.start(header_lines)
+        self.snap.remove()
+        self.e = e
+        self.nev = 0
+        self.undo_ok = False
+        return None
+
+    def feed(self, ev, seat, amount, card):
+        """Apply one event to the engine (not journaled): None, or why it was refused."""
+        e = self.e
+        ph = e.phase
+        ended = e.deals_ended
+        why = e.apply(ev, seat, amount, card)
+        if why is None:
+            self.last_ev = ev
+            self.undo_ok = (ev in UNDOABLE and e.deals_ended == ended and e.phase != E.PH_OVER
+                            and not (e.phase == E.PH_BANKER and ph != E.PH_BANKER))
+        return why
+
+    def record(self, line):
+        """Journal one accepted event's line; a full flash gives up the oldest hand history
+        first. None, or why it could not be written (then replay(): it never happened)."""
+        j = self.journal
+        while True:
+            try:
+                j.append(line)
+                self.fold_wait = False
+                self.nev += 1
+                return None
+            except OSError as x:
+                why = "the journal could not be written (%s): event not taken" % x
+            try:
+                gone = j.prune_oldest()
+            except OSError:
+                gone = None
+            if gone is None:
+                return why
+            self.say("# flash full: removed the oldest hand history %s" % gone)
+
+    def replay(self):
+        """Rebuild the engine from the journal (boot, UNDO): from the snapshot when it
+        belongs to this journal, else from the first event. Drops a bad tail."""
+        self.e = None
+        self.nev = 0
+        self.undo_ok = False
+        skip, h = self._restore()
+        if not skip:
+            h = Header()
+        cut = -1
+        why = None
+        number = 0
+        f = self.journal.lines(skip)       # from the snapshot's point, past the header
+        try:
+            for number, start, _, ev in read_events(f, h, 0, skip):
+                if self.e is None:
+                    try:
+                        self.e = h.engine()
+                    except ParseError as x:
+                        why = x.reason
+                        cut = start
+                        break
+                why = self.feed(ev[0], ev[1], ev[2], ev[3])
+                if why is not None:
+                    cut = start
+                    break
+                self.nev += 1
+        except ParseError as x:
+            number = x.line or number
+            why = x.reason
+            cut = x.offset
+        finally:
+            f.close()
+        if cut >= 0:
+            self.say("# journal line %d dropped: %s" % (number, why))
+            self.journal.cut(cut)
+        if self.e is None:
+            try:
+                self.e = h.engine()
+            except ParseError:
+                self.e = None          # no usable header: a new session
+                return
+        self.say("# journal: %d events replayed" % (self.nev - self.snap.events)
+                 + (" after a snapshot of %d" % self.snap.events if self.snap.events else ""))
+
+    def _restore(self):
+        """The engine from the journal's header with the snapshot's state in it, when the
+        snapshot belongs to this journal: returns (the offset its events end at, 0: none;
+        the header read)."""
+        h = Header()
+        f = self.journal.lines()
+        try:
+            for _ in read_events(f, h):
+                break                    # the header is read: the engine can be made
+            e = h.engine()
+        except ParseError:
+            return 0, h                  # the full replay says what is wrong
+        finally:
+            f.close()
+        skip = self.snap.restore(e, self.journal)
+        if skip:
+            self.e = e
+            self.nev = self.snap.events
+            x = self.snap.extra
+            self.last_ev = x[0]
+            self.undo_ok = bool(x[1])
+        return skip, h
+
+    def undo(self, over):
+        """Take the last event back; the reason when it cannot be."""
+        if over:
+            return "the session is over and kept: nothing to undo"
+        if self.nev == 0:
+            return "nothing to undo"
+        if not self.undo_ok:
+            if self.last_ev == E.EV_CARD:
+                return "UNDO cannot take back a dealt card"
+            return "UNDO cannot take back %s: the deal has moved on" % E.EVENT_WORDS[self.last_ev]
+        self.journal.drop_last()
+        self.replay()
+        return None
+
+    def archive(self):
+        """Keep the finished session as hand history: its name, "" when it could not be."""
+        try:
+            name = self.journal.archive()
+        except OSError as x:
+            self.say("! could not keep the hand history: %s" % x)
+            name = ""
+        try:
+            gone = self.journal.make_room()
+        except OSError as x:
+            self.say("! could not make room on the flash: %s" % x)
+            return name
+        for path in gone:
+            self.say("# flash nearly full: removed the oldest hand history %s" % path)
+        return name
+
+    def snapshot_due(self, after):
+        """A boot or UNDO replayed at least `after` events that a snapshot would spare."""
+        return self.nev - self.snap.events >= after
+
+    def fold(self):
+        """The journal's tail into journal.txt, then a snapshot; False when the flash
+        refused (the tail stays valid; tried again after an event)."""
+        try:
+            self.journal.fold()
+        except OSError as x:
+            self.fold_wait = True
+            self.say("! journal: could not fold the tail (%s)" % x)
+            return False
+        self._save_snapshot()
+        return True
+
+    def _save_snapshot(self):
+        """After a fold: the engine as it stands, so the next boot replays from here."""
+        if self.e is None or self.snap.events == self.nev or self.journal.nbody:
+            return
+        try:
+            self.snap.save(self.e, self.journal, self.nev,
+                           bytes((self.last_ev, 1 if self.undo_ok else 0)))
+        except OSError as x:             # only time is lost: the journal is whole
+            self.say("! snapshot: %s" % x)
+
+    def close(self):
+        """A clean stop leaves the whole journal in journal.txt."""
+        try:
+            self.journal.fold()
+        except OSError:
+            pass                         # the tail still holds the lines: nothing is lost
+        self.journal.close()
