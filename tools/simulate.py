@@ -71,15 +71,14 @@ from rules import RulesError, parse_rules, seats_error  # noqa: E402
 from transcript import event_text  # noqa: E402
 
 Z95 = 1.959963984540054
-_R = {name: i for i, name in enumerate(E._REGISTER_NAMES)}
-_PHASE = _R["phase"]
-_WANT = _R["want_shuffle"]
-_ENDED = _R["deals_ended"]
-_TOP = _R["top_layer"]
-_TOPN = _R["top_count"]
-_PEND = _R["pend"]
-_VOID = _R["last_void"]
-_BPONT = _R["banker_pontoon"]
+_PHASE = E._R_PHASE
+_WANT = E._R_WANT_SHUFFLE
+_ENDED = E._R_DEALS_ENDED
+_TOP = E._R_TOP_LAYER
+_TOPN = E._R_TOP_COUNT
+_PEND = E._R_PEND
+_VOID = E._R_LAST_VOID
+_BPONT = E._R_BANKER_PONTOON
 _CASINO = 2
 _TABLE = 0
 _MAX_EVENTS_PER_DEAL = 1000

@@ -1,0 +1,39 @@
+"""The engine's modules each carry their own copy of the state layout's constants (a
+MicroPython const() is inlined only in the module that defines it): every copy must equal
+engine.py's (presets: rules.py's)."""
+import importlib
+
+import pytest
+
+import engine
+import rules
+
+MODULES = ("shoe_layers", "deal", "actions", "bank_options", "settlement")
+OWN = {"_LAYER_LIMIT"}  # used by one module only, no copy
+
+
+def _source(name):
+    if hasattr(engine, name):
+        return getattr(engine, name)
+    if hasattr(engine, name[1:]):
+        return getattr(engine, name[1:])         # _PH_PLAY mirrors the public PH_PLAY
+    if name.startswith("_P_"):
+        return getattr(rules, name[3:])          # _P_TABLE mirrors rules.TABLE
+    raise AssertionError("%s has no original in engine.py or rules.py" % name)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_layout_copies_match_the_engine(module):
+    mod = importlib.import_module(module)
+    names = [n for n, x in vars(mod).items()
+             if n.startswith("_") and n[1:2].isupper() and isinstance(x, int) and n not in OWN]
+    assert names
+    for name in names:
+        assert getattr(mod, name) == _source(name), "%s.%s" % (module, name)
+
+
+def test_the_check_can_fail(monkeypatch):
+    import settlement
+    monkeypatch.setattr(settlement, "_R_KITTY", 99)
+    with pytest.raises(AssertionError):
+        test_layout_copies_match_the_engine("settlement")
