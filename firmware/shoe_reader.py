@@ -6,7 +6,7 @@
 # It returns None, a card code (int, cards.py) or an anomaly (str "kind: text").
 # Speed (tools/bench_reader.py, README "The reader at dealing speed"): the PN532 retries
 # activation by itself until a tag answers, answers are read exactly as long as they are
-# (a NACK frame asks again for a longer one), a card is reported before its target is
+# (pn532_link.py), a card is reported before its target is
 # released, and wait() lets the idle controller wake on the IRQ pin: a card is known
 # 11.8 ms at worst after it enters the field, on the models. urgent() tells the controller
 # to hold its display pages back while a card is being read.
@@ -28,6 +28,8 @@ from array import array
 import drvtime
 import ndef
 from cards import card_name, parse_card
+from pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, Link, list_params, \
+    read_params, retries_params
 
 try:
     from micropython import const
@@ -36,12 +38,6 @@ except ImportError:  # CPython
     def const(x):
         return x
 
-
-_NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"   # host -> PN532: send that answer again
-_INLIST = const(0x4A)
-_INDATA = const(0x40)
-_INRELEASE = const(0x52)
-_RFCONFIG = const(0x32)
 
 _IDLE = const(0)
 _LISTING = const(1)
@@ -54,6 +50,7 @@ _PENDING = const(1)      # in the field, not read yet
 _DONE = const(2)         # reported
 _SUPPRESSED = const(3)   # anomaly raised; ignored until it leaves
 
+_LIST_ONE = const(13)    # InListPassiveTarget answer: NbTg, Tg ATQA(2) SAK UIDlen UID(7)
 _NDEF_CAP = const(64)    # bytes of user memory we are willing to read for a card record
 # MxRtyPassiveActivation FF: the PN532 keeps trying to activate a tag until one answers, so
 # a tag entering the field is found by the chip's next attempt, never waiting for the host.
@@ -149,6 +146,20 @@ class UidMap:
                 o = i * 8
                 f.write("%s %s\n" % (uid_hex(self.buf[o:o + 7]), card_name(self.buf[o + 7])))
 
+    def replace(self, path):
+        """save(path) through a temporary file, so a reset never leaves half a map."""
+        tmp = path + ".new"
+        self.save(tmp)
+        import os
+        try:
+            os.rename(tmp, path)
+        except OSError:                      # a filesystem that will not rename over a file
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+            os.rename(tmp, path)
+
 
 class ShoeReader:
     def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
@@ -160,18 +171,12 @@ class ShoeReader:
         self.gone_polls = gone_polls
         self.max_retries = max_retries
         self.timeout_ms = timeout_ms
-        self.silent_after = silent_after
-        from adafruit_bus_device.i2c_device import I2CDevice
-        self._dev = I2CDevice(i2c or pn532._i2c.i2c, address, probe=False)
-        self._st = bytearray(1)
-        self._p_list = bytes((max_targets, 0x00))    # MaxTg, 106 kbps type A
-        self._list_one = 13                  # NbTg 1, Tg ATQA(2) SAK UIDlen UID(7)
-        self._rx = bytearray(10 + max(17, 1 + 12 * max_targets))   # the longest answer
-        self._want = 11
-        self._full = 0
+        self.link = Link(pn532, irq, i2c or pn532._i2c.i2c, address,
+                         rx=10 + max(17, 1 + 12 * max_targets),    # the longest answer
+                         silent_after=silent_after)
+        self._p_list = list_params(max_targets)
         self.list_timeout_ms = list_timeout_ms
-        self._p_read = bytearray(3)              # Tg, READ, page
-        self._p_rel = bytes((0,))                # release all targets
+        self._p_read = read_params()
         self._ndef = bytearray(_NDEF_CAP)
         self._have = 0
         # two slots: UID, state, misses, retries
@@ -187,16 +192,12 @@ class ShoeReader:
         self._qh = 0
         self._qn = 0
         self._step = _IDLE
-        self._cmd = 0
-        self._t0 = 0
         self._quiet = 0                          # ms of a listing already counted as empty
         self._alive = 0                          # ms of a listing when it was last checked
         self._silence = False
         self._none = bytes(1)                    # an empty InListPassiveTarget answer
         self._slot = 0                           # slot being read
         self._tg = 0
-        self._fails = 0
-        self._silent = False
         self._msg = array("i", (0, 0, 0))           # NDEF message bounds in _ndef (ndef.py)
         self._txt = array("i", (0, 0))              # text bounds
         self.polls = 0
@@ -207,15 +208,9 @@ class ShoeReader:
         self.cards = 0
         self.anomalies = 0
         self.last_uid = self._last
-        self._cfg = bytes((0x05, 0xFF, 0x01, passive_retries))    # MxRtyPassiveActivation
-        if not self._configure():
+        self._cfg = retries_params(passive_retries)
+        if not self.link.configure(self._cfg):
             raise RuntimeError("PN532 did not accept RFConfiguration")
-
-    def _configure(self):
-        try:
-            return self.pn.call_function(_RFCONFIG, params=self._cfg, timeout=0.05) is not None
-        except (OSError, RuntimeError):
-            return False
 
     # --- events
     def _emit(self, ev):
@@ -247,26 +242,14 @@ class ShoeReader:
         self._ignore = True
         self._polled = -1                # the tag mode had the reader: not a gap
         self._step = _IDLE               # whatever was in flight was aborted meanwhile
-        self._configure()                # the tag mode set its own retry count
+        self.link.configure(self._cfg)   # the tag mode set its own retry count
         for s in range(2):
             if self._state[s] != _FREE:
                 self._state[s] = _SUPPRESSED
 
     def wait(self, seconds):
-        """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready (its IRQ
-        pin), so a response is read the moment it is there. A simulated IRQ pin offers
-        wait_low(us); a real one is polled."""
-        irq = self.irq
-        if irq is None:
-            drvtime.sleep(seconds)
-            return
-        w = getattr(irq, "wait_low", None)
-        if w is not None:
-            w(int(seconds * 1000000))
-            return
-        end = drvtime.ticks_ms() + int(seconds * 1000)
-        while irq.value() and drvtime.ticks_diff(end, drvtime.ticks_ms()) > 0:
-            drvtime.sleep(0.0001)
+        """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready."""
+        self.link.wait(seconds)
 
     def urgent(self):
         """True while a card is being read, a response waits or the chip is not listening
@@ -275,90 +258,27 @@ class ShoeReader:
         found even while the last one is still being shown. A reader that does not answer
         never holds the displays."""
         step = self._step
-        if self._qn or step == _READING or self._full:     # (_full: a frame asked again)
+        if self._qn or step == _READING or self.link.full:     # (full: a frame asked again)
             return True
         if step != _LISTING:
-            return not self._silent
+            return not self.link.silent
         if self.irq is not None and self.irq.value() == 0:
             return True
         return self._state[0] == _PENDING or self._state[1] == _PENDING
 
     # --- bus steps
-    def _receive(self):
-        """Read the ready response frame into self._rx, exactly as long as the usual
-        answer (status byte, 00 00 FF LEN LCS 0xD5 code, data, DCS 00: fewer bus bytes than the
-        driver's fixed-size read, and no allocation). A longer frame (two targets listed)
-        is asked for again with a NACK frame (DEVICES.md) and read whole on the next poll.
-        Returns the number of data bytes after the response code, -1 for a garbled or
-        wrong frame, -2 when the frame comes again."""
-        rx = self._rx
-        m = self._full or self._want
-        self._full = 0
-        try:
-            with self._dev as d:
-                d.readinto(rx, end=m)
-        except OSError:
-            return -1
-        ln = rx[4]
-        if rx[0] != 1 or rx[1] or rx[2] or rx[3] != 0xFF or (ln + rx[5]) & 0xFF or ln < 2:
-            return -1
-        if 8 + ln > m:
-            if 8 + ln > len(rx):
-                return -1
-            self._full = 8 + ln
-            try:
-                with self._dev as d:
-                    d.write(_NACK_FRAME)
-            except OSError:
-                return -1
-            return -2
-        c = 0
-        for i in range(6, 7 + ln):
-            c += rx[i]
-        if c & 0xFF or rx[7 + ln] or rx[6] != 0xD5 or rx[7] != self._cmd + 1:
-            return -1
-        return ln - 2
-
-    def _answers(self):
-        """The PN532 acknowledges its address (a status read, which aborts nothing)."""
-        try:
-            with self._dev as d:
-                d.readinto(self._st)
-        except OSError:
-            return False
-        return True
-
-    def _ready(self):
-        if self.irq is not None:
-            return self.irq.value() == 0
-        try:
-            with self._dev as d:
-                d.readinto(self._st)
-        except OSError:
-            return False
-        return self._st[0] == 0x01
-
     def _send(self, cmd, params, step):
-        self._cmd = cmd
-        n = self._list_one if cmd == _INLIST else (17 if cmd == _INDATA else 1)
-        self._want = 10 + n                      # status, 5 header, 0xD5 code, n, DCS 00
         self._step = step
-        self._t0 = drvtime.ticks_ms()
         self._quiet = 0
         self._alive = 0
-        try:
-            ok = self.pn.send_command(cmd, params, timeout=0.01)
-        except (OSError, RuntimeError):
-            ok = False
-        if not ok:
+        n = _LIST_ONE if cmd == INLIST else (17 if cmd == INDATA else 1)
+        if not self.link.send(cmd, params, n):
             self._failed()
 
     def _failed(self):
         # a command got no ACK, a response was garbled or never came: redo the step
         self.retries += 1
-        self._fails += 1
-        if self._fails >= self.silent_after and not self._silent:
-            self._silent = True
+        if self.link.failed():
             self._anomaly(READER_SILENT, "the PN532 does not answer")
         self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
 
@@ -376,7 +296,7 @@ class ShoeReader:
         if self.irq is None or self._qn or self._step >= 16 or self._step == _IDLE:
             return
         self._looked()
-        if self._ready():
+        if self.link.ready():
             self._work()
 
     def poll(self):
@@ -395,46 +315,45 @@ class ShoeReader:
         if step >= 16:                                     # resend after a failure
             step -= 16
             if step == _READING:
-                self._send(_INDATA, self._p_read, _READING)
+                self._send(INDATA, self._p_read, _READING)
             elif step == _RELEASING:
-                self._send(_INRELEASE, self._p_rel, _RELEASING)
+                self._send(INRELEASE, RELEASE_ALL, _RELEASING)
             else:
-                self._send(_INLIST, self._p_list, _LISTING)
-        elif step == _IDLE:
-            self._send(_INLIST, self._p_list, _LISTING)
-        elif not self._ready():
-            waited = drvtime.ticks_diff(drvtime.ticks_ms(), self._t0)
+                self._send(INLIST, self._p_list, _LISTING)
+            return
+        if step == _IDLE:
+            self._send(INLIST, self._p_list, _LISTING)
+            return
+        lk = self.link
+        waited = lk.waiting()
+        if waited >= 0:
             if step == _LISTING:
                 if waited >= self._quiet + EMPTY_MS:
                     self._quiet += EMPTY_MS
                     self._listed(self._none, 0, 1, False)    # silence: the field is empty
                 if waited > self._alive + self.list_timeout_ms:
                     self._alive += self.list_timeout_ms
-                    if not self._answers():
+                    if not lk.answers():
                         self._failed()
             elif waited > self.timeout_ms:
                 self.timeouts += 1
                 self._failed()
+            return
+        n = lk.receive()
+        if n >= 0:
+            if step == _LISTING:
+                self._listed(lk.rx, 8, 8 + n)
+            elif step == _READING:
+                self._read_done(lk.rx, 8, 8 + n)
+            else:                                 # released: listen again at once
+                self._send(INLIST, self._p_list, _LISTING)
+        elif n == -1:
+            self._failed()
         else:
-            n = self._receive()
-            if n == -1:
-                self._failed()
-            elif n >= 0:
-                self._fails = 0
-                self._silent = False
-                rx = self._rx
-                if step == _LISTING:
-                    self._listed(rx, 8, 8 + n)
-                elif step == _READING:
-                    self._read_done(rx, 8, 8 + n)
-                else:                                 # released: listen again at once
-                    self._send(_INLIST, self._p_list, _LISTING)
-            else:
-                # asked again (two targets listed): waiting for that frame is not a silent
-                # field, which would drop the card still in it and call it new with the next
-                self._t0 = drvtime.ticks_ms()
-                self._quiet = 0
-                self._alive = 0
+            # asked again (two targets listed): waiting for that frame is not a silent
+            # field, which would drop the card still in it and call it new with the next
+            self._quiet = 0
+            self._alive = 0
 
     # --- detection
     def _slot_of(self, uid, o):
@@ -509,7 +428,7 @@ class ShoeReader:
                 self._state[s] = _DONE       # the card reported last, back in the field
         if n == 0:
             if answered:                                    # (finite retries: "no tag")
-                self._send(_INLIST, self._p_list, _LISTING)     # listen again at once
+                self._send(INLIST, self._p_list, _LISTING)     # listen again at once
             return
         # read a pending tag that is listed, else release and poll again
         for i in range(n):
@@ -517,7 +436,7 @@ class ShoeReader:
             if s >= 0 and self._state[s] == _PENDING:
                 self._start_read(s, rs[i * 8])
                 return
-        self._send(_INRELEASE, self._p_rel, _RELEASING)
+        self._send(INRELEASE, RELEASE_ALL, _RELEASING)
 
     def _age(self, s, seen, newcount):
         if self._state[s] != _FREE:
@@ -559,9 +478,8 @@ class ShoeReader:
     def _read_page(self, page):
         p = self._p_read
         p[0] = self._tg
-        p[1] = 0x30
         p[2] = page
-        self._send(_INDATA, p, _READING)
+        self._send(INDATA, p, _READING)
 
     def _read_done(self, r, o, end):
         """An InDataExchange READ answer: r[o:end] = status, 16 bytes."""
@@ -574,7 +492,7 @@ class ShoeReader:
                 self._state[s] = _SUPPRESSED
                 self._anomaly(READ_FAILED, "tag %s could not be read (%d tries)"
                               % (uid_hex(self._uid[s * 7:s * 7 + 7]), self._tries[s]))
-            self._send(_INRELEASE, self._p_rel, _RELEASING)
+            self._send(INRELEASE, RELEASE_ALL, _RELEASING)
             return
         b = self._ndef
         h = self._have
