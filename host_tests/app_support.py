@@ -129,23 +129,20 @@ class Bench:
         if journal is not None:
             with open(os.path.join(flash, "journal.txt"), "wb") as f:
                 f.write(journal.encode() if isinstance(journal, str) else journal)
+        import runner
         self.S = S
         self.sim = sim
         self.flash = flash.rstrip("/") + "/"
-        self.out = []
+        self.run = runner.CPython(self.flash)
+        self.out = self.run.lines        # every line the firmware printed, all boots
         self.tags = {}
         if boot:
             self.boot()
 
     def boot(self):
-        import app
-        from serial_lines import QueueLines
-
-        import simtable as S
-        self.world = w = self.sim.build(n_displays=9)
-        w.serial = QueueLines()
-        self.t = app.Table(self.sim, self.flash, out=S._LineOut(self.out.append))
-        self.t.boot()
+        self.run.boot()
+        self.world = self.run.world
+        self.t = self.run.table
         self.settle()
         return self.t
 
@@ -159,7 +156,7 @@ class Bench:
     def send(self, line):
         """Type a serial line; returns the one answer line ("ok ..." / "error: ...")."""
         n = len(self.out)
-        self.world.serial.push(line)
+        self.run.send(line)
         for _ in range(20):
             self.t.step()
             ans = [x for x in self.out[n:] if x.startswith("ok") or x.startswith("error:")]
@@ -340,19 +337,7 @@ class NoSerial:
 
 
 def no_serial_runner(flash, driver, screens):
-    """simtable.InProcess with no serial input at all: the firmware's lines come out (the
+    """The CPython runner with no serial input at all: the firmware's lines come out (the
     test reads them like a log) but nothing can be typed."""
-    import simtable as S
-
-    class Runner(S.InProcess):
-        def boot(self):
-            import app
-            self.world = w = S.sim.build(n_displays=9)
-            out = S._LineOut(self.driver.on_output)
-            self.driver.attach(w, None)
-            if self.screens:
-                self.screens.reset()
-            self.table = app.Table(S.sim, self.flash, out=out, lines=NoSerial())
-            self.table.boot()
-            return self.table
-    return Runner(flash, driver, screens)
+    import runner
+    return runner.CPython(flash, driver, screens, serial_in=NoSerial())

@@ -8,6 +8,7 @@ import re
 from app_support import Bench, ButtonDriver, check_frames, hidden_states, no_serial_runner
 
 import engine as E
+import runner as R
 import simtable as S
 
 CLASSIC_ALL = ("shoot=on", "burn=13", "banker_doubling=on")
@@ -249,7 +250,9 @@ def test_the_same_session_from_the_buttons_on_micropython(tmp_path):
     S.fresh_flash(flash, S.settings_text("classic", seats, options=CLASSIC_ALL))
     driver = ButtonDriver(head, events, seed=seed)
     screens = S.Screens(seats)
-    rc, _ = S.OnVM(flash, driver, screens).run()
+    vm = R.VM(flash, driver, screens)
+    vm.session()
+    rc = vm.rc
     assert rc == 0, "\n".join(driver.output[-20:])
     assert driver.done and driver.acked == len(events) and driver.errors == []
     accepted = [ln for ln in driver.output if re.match(r"^(\*|ok) #\d+ ", ln)]

@@ -10,6 +10,7 @@ from app_support import Bench, ButtonDriver, check_frames, check_serial, hidden_
 from test_app_buttons import CLASSIC_ALL
 
 import engine as E
+import runner as R
 import simtable as S
 import views as V
 from cards import card_name
@@ -257,10 +258,12 @@ def test_a_whole_session_with_cards_by_hand_keeps_hidden_what_is_hidden(tmp_path
     run.boot()
     passes = [0]
 
-    def stuck(table):                   # a loop that stays busy without time passing
+    def stuck(now):                     # a loop that stays busy without time passing
         passes[0] += 1
-        return passes[0] > 3_000_000
-    run.run(until=stuck, max_ms=3_000_000)
+        if passes[0] > 3_000_000:
+            raise RuntimeError("the table's loop stays busy without time passing")
+    run.on_tick = stuck
+    run.run(max_ms=3_000_000)
     assert driver.done and driver.acked == len(events), driver.output[-8:]
     assert driver.errors == [], driver.errors[:5]
     assert len(driver.entries) == len(by_hand)
@@ -312,7 +315,9 @@ def test_cards_by_hand_on_micropython(tmp_path):
     flash = str(tmp_path / "flash")
     S.fresh_flash(flash, S.settings_text("classic", seats, options=CLASSIC_ALL))
     driver = HandDriver(head, events, by_hand, seed=seed)
-    rc, _ = S.OnVM(flash, driver, S.Screens(seats)).run()
+    vm = R.VM(flash, driver, S.Screens(seats))
+    vm.session()
+    rc = vm.rc
     assert rc == 0, "\n".join(driver.output[-20:])
     assert driver.done and driver.acked == len(events) and driver.errors == []
     marked = [ln for ln in driver.output if ln.startswith("* #") and "by hand" in ln]

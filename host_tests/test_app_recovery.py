@@ -10,6 +10,7 @@ import os
 import pytest
 from app_support import Bench
 
+import runner as R
 import simtable as S
 
 
@@ -35,7 +36,7 @@ def recorded(tmp_path_factory):
         if S.acked_at(line) is not None:
             snaps[d.acked] = flash_files(flash)
     d.on_output = on_output
-    r = S.InProcess(flash, d)
+    r = R.CPython(flash, d)
     r.boot()
     r.run()
     assert d.done and d.errors == []
@@ -68,8 +69,8 @@ def resume(tmp_path, head, events, settings, files):
         with open(os.path.join(flash, name), "wb") as f:
             f.write(data)
     d = S.Driver(head, events, seed=3)
-    r = S.InProcess(flash, d)
-    t = r.boot()
+    r = R.CPython(flash, d)
+    t = r.boot().table
     booted = (t.nev, engine_state(t.e), list(d.output))
     r.run()
     assert d.done and d.acked == len(events)
@@ -117,9 +118,14 @@ def test_power_cuts_on_micropython(tmp_path):
     cuts = [3, len(events) // 3, 2 * len(events) // 3, len(events) - 1]
     resumed = []
     for cut in cuts + [None]:
-        r = S.OnVM(flash, d, heap=S.VM_HEAP)
-        r.cut_after = cut
-        rc, happened = r.run()
+        r = R.VM(flash, d, heap=R.VM_HEAP).boot()
+        happened = cut is not None and r.run(until=lambda r: d.acked >= cut)
+        if happened:
+            r.power_cut()
+        else:
+            r.run()
+            r.halt()
+        rc = r.rc
         resumed.append([x for x in d.output if x.startswith(("# resume #", S.NEW_SESSION))][-1])
         if cut is not None:
             assert happened and d.acked == cut, (cut, d.acked, d.output[-5:])

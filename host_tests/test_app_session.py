@@ -7,6 +7,7 @@ import os
 import pytest
 from app_support import check_frames, check_serial, hidden_states
 
+import runner as R
 import simtable as S
 
 
@@ -17,12 +18,11 @@ def play(tmp_path, runner_cls, preset="table", seats=4, seed=5, deals=0, **kw):
     driver = S.Driver(head, events, seed=seed)
     screens = S.Screens(seats)
     runner = runner_cls(flash, driver, screens, **kw)
-    if runner_cls is S.InProcess:
-        runner.boot()
-        runner.run()
-    else:
-        rc, cut = runner.run()
-        assert rc == 0, "\n".join(driver.output[-20:])
+    runner.boot()
+    runner.run()
+    if runner_cls is R.VM:
+        runner.halt()
+        assert runner.rc == 0, "\n".join(driver.output[-20:])
     return head, events, flash, driver, screens, runner
 
 
@@ -59,13 +59,13 @@ def check_session(head, events, flash, driver, screens, runner):
 
 
 def test_table_session_on_micropython(tmp_path):
-    r = play(tmp_path, S.OnVM, heap=S.VM_HEAP)
+    r = play(tmp_path, R.VM, heap=R.VM_HEAP)
     check_session(*r)
 
 
 @pytest.mark.parametrize("seats,seed", [(4, 11), (8, 2)])
 def test_table_session_on_cpython(tmp_path, seats, seed):
-    r = play(tmp_path, S.InProcess, seats=seats, seed=seed)
+    r = play(tmp_path, R.CPython, seats=seats, seed=seed)
     check_session(*r)
 
 

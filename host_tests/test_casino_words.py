@@ -3,6 +3,7 @@
 import re
 import tempfile
 
+import runner as R
 import simtable as S
 from engine import Engine
 from rules import parse_rules
@@ -14,7 +15,7 @@ def test_a_casino_session_never_says_banker():
     screens = S.Screens(3, "Dealer")
     flash = tempfile.mkdtemp()
     S.fresh_flash(flash, S.settings_text("casino", 3))
-    runner = S.InProcess(flash, d, screens)
+    runner = R.CPython(flash, d, screens)
     runner.boot()
     runner.run()
     assert d.done

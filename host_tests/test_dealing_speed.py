@@ -9,6 +9,7 @@ import pytest
 from app_support import check_serial, hidden_states
 from test_app_session import check_session, expected_ledger
 
+import runner as R
 import simtable as S
 
 DWELL_MS = 40
@@ -22,12 +23,13 @@ def fast_session(tmp_path, seats, seed, deal_ms, storm_ms=300, think_ms=40, on_v
                       think_ms=think_ms)
     screens = S.Screens(seats)
     if on_vm:
-        runner = S.OnVM(flash, driver, screens, heap=S.VM_HEAP)
-        rc, _ = runner.run()
+        runner = R.VM(flash, driver, screens, heap=R.VM_HEAP)
+        runner.session()
+        rc = runner.rc
         assert rc == 0, "\n".join(driver.output[-20:])
         return head, events, flash, driver, screens, runner, None
-    runner = S.InProcess(flash, driver, screens)
-    t = runner.boot()
+    runner = R.CPython(flash, driver, screens)
+    t = runner.boot().table
     w = runner.world
     gap = {"max": 0, "last": None, "polls": 0}
     poll = t.reader.poll
@@ -52,8 +54,8 @@ def fast_session(tmp_path, seats, seed, deal_ms, storm_ms=300, think_ms=40, on_v
                 table.screens.disp.redraw(i)
                 table.screens.hashes[i] = 0
             table.screens.all_dirty()
-        return False
-    runner.run(until=redraw_storm)
+    runner.on_tick = lambda now: redraw_storm(t)
+    runner.run()
     return head, events, flash, driver, screens, runner, (gap, storm)
 
 
@@ -117,7 +119,7 @@ def test_a_card_dealt_too_fast_is_reported_not_guessed(tmp_path):
     flash = str(tmp_path / "flash")
     S.fresh_flash(flash, S.settings_text("table", 4))
     driver = S.Driver(head, events, seed=1, deal_ms=333, dwell_ms=4)
-    runner = S.InProcess(flash, driver)
+    runner = R.CPython(flash, driver)
     runner.boot()
     with pytest.raises(RuntimeError, match="does not take event 1"):
         runner.run()

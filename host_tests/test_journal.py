@@ -7,6 +7,7 @@ import os
 
 from app_support import Bench
 
+import runner as R
 import simtable as S
 from journal import TAIL_MAX, Journal
 
@@ -231,7 +232,7 @@ def test_a_session_writes_journal_txt_about_once_a_deal(tmp_path):
         if S.acked_at(line) is not None and os.path.exists(os.path.join(flash, "journal.txt")):
             sizes.append(os.path.getsize(os.path.join(flash, "journal.txt")))
     d.on_output = on_output
-    r = S.InProcess(flash, d)
+    r = R.CPython(flash, d)
     r.boot()
     r.run()
     assert d.done and d.errors == []

@@ -9,6 +9,7 @@ import tempfile
 
 from conftest import ROOT
 
+import runner as R
 import simtable as S
 
 PAD = 4          # scale 2: two display pixels of margin inside each border
@@ -61,7 +62,7 @@ def test_the_banker_display_explains_a_bust_x():
     screens = S.Screens(4)
     flash = tempfile.mkdtemp()
     S.fresh_flash(flash, S.settings_text("table", 4))
-    runner = S.InProcess(flash, d, screens)
+    runner = R.CPython(flash, d, screens)
     runner.boot()
     runner.run()
     # the banker display's states; a redraw goes out a page at a time (a card read may come
@@ -82,7 +83,7 @@ def test_a_stopped_table_ends_the_run_with_its_error_instead_of_hanging():
     d = S.Driver(head, events, seed=1)
     flash = tempfile.mkdtemp()
     S.fresh_flash(flash, "seats = 9\n")                  # what --seats 9 used to write
-    runner = S.InProcess(flash, d)
+    runner = R.CPython(flash, d)
     runner.boot()
     with pytest.raises(S.TableStopped) as e:
         runner.run()

@@ -23,6 +23,10 @@ NOT_COMMANDS = {
     "simtable.py": "the simulated table (driver, screens, pictures) that sim.py and "
                    "bench_app.py import",
     "strategies.py": "player and banker strategies that simulate.py imports",
+    "runner.py": "the one runner interface (CPython, VM and virtual Pico backends) that "
+                 "sim.py, play.py, the vpico session, the benches and the tests use",
+    "panel.py": "the display-memory decoder that the pictures, the terminal and the page "
+                "import",
     "livetable.py": "the live simulated table (VM, chip models, plug) that play.py and "
                     "sim.py --interactive drive",
     "liveterm.py": "the live terminal view that sim.py --interactive runs",

@@ -143,18 +143,19 @@ def test_session_with_a_power_cut_mid_deal(which, deployed, stock_deployed, tmp_
     assert driver.engine_at(cut_at).in_deal()
     pico = boot_copy(deployed, tmp_path)
     try:
-        run = T.TableRun(pico, driver)
-        run.power_on()
-        assert run.play(until=lambda: driver.acked >= cut_at, wall_timeout=WALL) is False
+        run = T.table_run(pico, driver, wall_timeout=WALL)
+        run.boot()
+        run.run(until=lambda r: driver.acked >= cut_at)
+        assert not driver.done
         pico.run_for(0.03)                 # into the next action: reader, journal, displays
-        boot_lines = list(run.serial.lines)
-        pico.power_cut()
-        pico.boot()
-        run.power_on()
-        assert run.play(wall_timeout=WALL)
-        run.halt()
+        boot_lines = list(run.lines)
+        run.power_cut()
+        run.boot()
+        n = len(run.lines)
+        run.run()
+        run.halt(settle_s=0.2)
         assert any(ln.startswith("# resume #%d" % cut_at) or
-                   ln.startswith("# resume #%d" % (cut_at + 1)) for ln in run.serial.lines)
+                   ln.startswith("# resume #%d" % (cut_at + 1)) for ln in run.lines[n:])
         journal, err = pico.exec_raw("print(open('journal.txt').read())")
     finally:
         pico.close()
@@ -219,7 +220,7 @@ def test_tags_write_and_check_with_tags_py(deployed, tmp_path):
     pico = boot_copy(deployed, tmp_path)
     placed = []
     pile = [ntag213.blank_tag(n=100 + i) for i in range(3)]
-    lines = T.SerialLines(lambda t: None)
+    run = T.table_run(pico, None)         # the serial line cut into lines, no players
 
     def operator(text):
         w = pico.world
@@ -230,9 +231,9 @@ def test_tags_write_and_check_with_tags_py(deployed, tmp_path):
         elif text.startswith(("tags: ok", "tags: same", "tags: card", "tags: refused")):
             for tag in list(w.pn532.field):
                 pico.at(pico.emulated_now() + 0.05, lambda tag=tag: pico.remove(tag))
-    lines.on_line = operator
+    run.on_line = operator
     try:
-        pico.on_serial = lines.feed
+        run.boot()
         pico.run_for(3)                    # boot: the table waits for its cut
         port = pico.serve_tcp()
         for args in (["write", "--from", "AS", "--count", "3"], ["check", "--count", "3"]):
@@ -245,7 +246,7 @@ def test_tags_write_and_check_with_tags_py(deployed, tmp_path):
             assert proc.returncode == (0 if args[0] == "write" else 1), out
     finally:
         pico.close()
-    said = lines.lines
+    said = run.lines
     assert any(ln.startswith("tags: summary write ok=3") for ln in said), said[-20:]
     assert any(ln.startswith("tags: summary check present=3 duplicate=0") for ln in said)
     for card in ("AS", "2S", "3S"):
@@ -282,10 +283,10 @@ def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
                       dwell_ms=DWELL_MS, think_ms=think_ms)
     pico = boot_copy(deployed, tmp_path)
     try:
-        run = T.TableRun(pico, driver)
-        run.power_on()
-        assert run.play(wall_timeout=WALL)
-        run.halt()
+        run = T.table_run(pico, driver, wall_timeout=WALL)
+        run.boot()
+        run.run()
+        run.halt(settle_s=0.2)
         journal, err = pico.exec_raw(
             "import os\nh = sorted(os.listdir('history')) if 'history' in os.listdir() "
             "else []\nprint(open('history/' + h[0] if h else 'journal.txt').read())")

@@ -5,6 +5,7 @@ import os
 import threading
 
 import hwbridge
+import runner as R
 import simtable as S
 
 from boards import sim
@@ -12,7 +13,7 @@ from boards.simdev import ntag213
 
 
 class VMTable:
-    def __init__(self, flash, settings, heap=S.VM_HEAP, wall_s=240, cpu_us=0):
+    def __init__(self, flash, settings, heap=R.VM_HEAP, wall_s=240, cpu_us=0):
         S.fresh_flash(flash, settings)
         self.flash = flash
         self.heap = heap
@@ -61,8 +62,10 @@ class VMTable:
         return self.world.clock.ms()
 
     def run(self):
-        proc = hwbridge.start(S.VM_MAIN, self.heap, cwd=self.flash)
-        timer = threading.Timer(self.wall_s, self._kill, (proc,))
+        vm = R.VM(self.flash, heap=self.heap)
+        vm.boot(world=self.world)
+        self.bridge = vm.bridge
+        timer = threading.Timer(self.wall_s, self._kill, (vm.proc,))
         timer.start()
         halted = [False]
 
@@ -71,7 +74,7 @@ class VMTable:
             self.out_at.append(self.now())
             return True
 
-        def on_request():
+        def on_tick(_):
             self.requests += 1
             if self.cpu_us:
                 self.world.clock.advance_us(self.cpu_us)
@@ -87,10 +90,13 @@ class VMTable:
                 halted[0] = True
                 self.bridge.push_line("halt")
 
+        vm.on_line = on_output
+        vm.on_tick = on_tick
         try:
-            rc, _ = hwbridge.pump(proc, self.bridge, on_output, on_request)
+            vm.run()                     # until the VM stops ('halt')
         finally:
             timer.cancel()
+        rc = vm.rc
         assert not self.killed, "the VM ran out of wall time; last lines:\n" + \
             "\n".join(self.out[-15:])
         return rc

@@ -18,6 +18,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import cli  # noqa: E402
+import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
 
 
@@ -26,7 +27,7 @@ def session(tmp, seats, seed, heap="512k"):
     flash = os.path.join(tmp, "flash")
     S.fresh_flash(flash, S.settings_text("table", seats))
     d = S.Driver(head, events, seed=seed)
-    r = S.OnVM(flash, d, heap=heap)
+    r = R.VM(flash, d, heap=heap)
     return head, events, d, r
 
 
@@ -52,7 +53,8 @@ def measure(seats, seed):
             pn = w.pn532.stats.wire_bytes()
             marks[k] = (w.clock.ms(), w.bus.stats.wire_bytes() - pn, pn)
         d.on_action = on_action
-        rc, _ = r.run()
+        r.session()
+        rc = r.rc
         if rc != 0 or not d.done:
             raise SystemExit("the session did not finish: " + "\n".join(d.output[-10:]))
         w = r.world
@@ -105,10 +107,11 @@ def smallest_heap(seats, seed, lo=64, hi=320, step=8):
         with tempfile.TemporaryDirectory() as tmp:
             _, _, d, r = session(tmp, seats, seed, heap="%dk" % k)
             try:
-                rc, _ = r.run()
+                r.session()
             except RuntimeError:
+                r.power_cut()
                 return False
-            return rc == 0 and d.done
+            return r.rc == 0 and d.done
     if not ok(hi):
         return None
     while hi - lo > step:

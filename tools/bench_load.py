@@ -17,6 +17,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
 
 
@@ -26,8 +27,8 @@ def poll_gaps(seed, storm_ms):
         flash = os.path.join(tmp, "flash")
         S.fresh_flash(flash, S.settings_text("table", 8))
         d = S.Driver(head, events, seed=seed, deal_ms=333, dwell_ms=40)
-        r = S.InProcess(flash, d)
-        t = r.boot()
+        r = R.CPython(flash, d)
+        t = r.boot().table
         w = r.world
         st = {"last": None, "max": 0, "polls": 0, "next": 0}
         poll = t.reader.poll
@@ -41,15 +42,16 @@ def poll_gaps(seed, storm_ms):
             return poll()
         t.reader.poll = timed
 
-        def storm(table):
+        def storm(now):
+            table = r.table
             if storm_ms and w.clock.ms() >= st["next"]:
                 st["next"] = w.clock.ms() + storm_ms
                 for i in range(9):
                     table.screens.disp.redraw(i)
                     table.screens.hashes[i] = 0
                 table.screens.all_dirty()
-            return False
-        r.run(until=storm)
+        r.on_tick = storm
+        r.run()
         cards = [k for k, line in enumerate(events) if line.startswith("card")]
         lat = [d.ack_at[k] - d.put_at[k] for k in cards]
         return {"gap_ms": st["max"] / 1e6, "polls": st["polls"], "cards": len(cards),
@@ -58,13 +60,10 @@ def poll_gaps(seed, storm_ms):
 
 
 def serial_throughput(lines):
-    import hwbridge
-    from boards import sim
     with tempfile.TemporaryDirectory() as tmp:
         S.fresh_flash(tmp, S.settings_text("table", 4))
-        w = sim.build(n_displays=9)
-        bridge = hwbridge.Bridge(w)
-        proc = hwbridge.start(S.VM_MAIN, S.VM_HEAP, cwd=tmp)
+        r = R.VM(tmp).boot()
+        bridge = r.bridge
         st = {"n": 0, "t0": None, "t1": None, "sent": False}
 
         def on_output(line):
@@ -77,8 +76,9 @@ def serial_throughput(lines):
                 if st["n"] == lines:
                     st["t1"] = time.monotonic()
                     bridge.push_line("halt")
-            return True
-        rc, _ = hwbridge.pump(proc, bridge, on_output)
+        r.on_line = on_output
+        r.run()                          # until the VM stops ('halt')
+        rc = r.rc
         if rc != 0 or st["t1"] is None:
             raise SystemExit("error: the VM did not answer every line (exit %s)" % rc)
         return lines / (st["t1"] - st["t0"])

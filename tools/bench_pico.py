@@ -33,6 +33,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import cli  # noqa: E402
+import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
 
 import engine as E  # noqa: E402
@@ -52,8 +53,9 @@ GOALS = {
 }
 
 
-class BenchError(Exception):
+class BenchError(R.RunnerError):
     pass
+
 
 
 def _vpico():
@@ -147,176 +149,6 @@ def set_files(run, files, remove=("journal.txt", "journal.tmp", "jtail/lines.txt
 
 
 # --------------------------------------------------------------------------- a session
-class _Stimuli:
-    """Emulated ns of every host action (tag in, button press, button release)."""
-
-    def __init__(self):
-        self.times = []          # (ns, kind, index)
-
-
-class _Reader:
-    """The PN532 as the driver sees it: a tag put or removed also moves the IRQ line."""
-
-    def __init__(self, run):
-        self.run = run
-
-    def put(self, tag, since_ns=None):
-        p = self.run.p
-        t = p.world.clock.ns if since_ns is None else min(p.world.clock.ns, since_ns)
-        self.run.stimuli.append((t, "card", self.run.driver.planned))
-        p.deal(tag, since_ns=since_ns)
-
-    def remove(self, tag):
-        self.run.p.remove(tag)
-
-
-class _Button:
-    def __init__(self, run, i):
-        self.run = run
-        self.i = i
-
-    def press(self):
-        r = self.run
-        r.stimuli.append((r.p.world.clock.ns, "press", self.i))
-        r.p.world.buttons[self.i].press()
-
-    def release(self):
-        r = self.run
-        r.stimuli.append((r.p.world.clock.ns, "release", self.i))
-        r.p.world.buttons[self.i].release()
-
-
-class _DriverWorld:
-    def __init__(self, run):
-        w = run.p.world
-        self.buttons = [_Button(run, i) for i in range(len(w.buttons))]
-        self.clock = w.clock
-        self.displays = w.displays
-        self.pn532 = _Reader(run)
-
-
-class OnPico:
-    """The deployed firmware on the virtual Pico, played by simtable.Drivers."""
-
-    def __init__(self, flash, slice_s=0.002, wall_timeout=7200, firmware=None,
-                 board="RPI_PICO"):
-        self.flash = flash
-        self.firmware = firmware
-        self.board = board
-        self.slice = slice_s
-        self.wall_timeout = wall_timeout
-        self.p = None
-        self.driver = None
-        self.part = b""
-        self.lines = []              # every output line (all boots)
-        self.writes = {}             # display index -> [ns of each data write]
-        self.stimuli = []            # (ns, kind, index) of every host action
-        self.serial_ns = []          # ns of every serial line sent
-        self.card_reads = []         # ns of every successful InDataExchange answer read
-        self.web = []                # (seat, status, body) of each "#web" answer (vpico_w)
-
-    def boot(self):
-        pico = _vpico()
-        self.p = p = pico.Pico(self.flash, on_i2c=self._i2c, firmware=self.firmware,
-                               board=self.board)
-        p.boot()
-        w = p.world
-        self.writes = {}
-        self.stimuli = []
-        for i, disp in enumerate(w.displays):
-            self.writes[i] = []
-
-            def wrap(bus, data, orig=disp.write, i=i):
-                orig(bus, data)
-                if data and data[0] == 0x40:
-                    self.writes[i].append(w.clock.ns)
-            disp.write = wrap
-        return p
-
-    def _i2c(self, addr, kind, data, ns):
-        # the PN532's answer to a READ, status 00: the card's record is in the firmware
-        if kind == "r" and len(data) > 9 and data[6:9] == b"\xd5\x41\x00":
-            self.card_reads.append(ns)
-
-    def play(self, driver):
-        """A driver for the session the table is in (after a boot, or a 'new' line)."""
-        self.driver = driver
-        driver.attach(_DriverWorld(self), self.send)
-
-    def send(self, line):
-        self.stimuli.append((self.p.world.clock.ns, "serial", -1))
-        self.p.write(line + "\r")
-
-    def take_output(self):
-        data = self.p.read()
-        if not data:
-            return
-        self.part += data
-        while b"\n" in self.part:
-            raw, self.part = self.part.split(b"\n", 1)
-            line = raw.decode(errors="replace").rstrip("\r")
-            if line.startswith("#web "):   # a phone's answer (boards/vpico_w.py)
-                _, seat, status, body = line.split(" ", 3)
-                self.web.append((int(seat), int(status), body))
-                continue
-            self.lines.append(line)
-            if self.driver is not None:
-                self.driver.on_output(line)
-
-    def run(self, until, max_s=3000.0):
-        """Run until until(self) is true; the driver (if any) plays meanwhile."""
-        import time
-        p = self.p
-        t0 = time.monotonic()
-        while not until(self):
-            p.run_for(self.slice)
-            self.take_output()
-            if self.driver is not None:
-                self.driver.poll(p.world.clock.ms())
-            if p.emulated_now() > max_s or time.monotonic() - t0 > self.wall_timeout:
-                raise BenchError("the Pico did not get there (emulated %.1f s); last lines:\n%s"
-                                 % (p.emulated_now(), "\n".join(self.lines[-12:])))
-
-    def saw(self, prefix, since=0):
-        return any(x.startswith(prefix) for x in self.lines[since:])
-
-    def halt(self):
-        """'halt' on the serial line: the table prints its heap figures and stops (REPL)."""
-        n = len(self.lines)
-        self.driver = None
-        self.send("halt")
-        self.run(lambda r: r.saw("# heap in use after gc", n))
-        self.p.run_for(0.1)
-        self.take_output()
-        return heap_lines(self.lines[n:])
-
-    def exec(self, code, timeout_s=120):
-        out, err = self.p.exec_raw(code, timeout_s)
-        if err.strip():
-            raise BenchError("on the Pico: " + err.strip()[-500:])
-        return out
-
-    def mem_info(self):
-        """(free, largest free block) after a collection (micropython.mem_info, REPL)."""
-        # a collection first, on its own: the code of the exec that reads the figures is
-        # then compiled low in the heap, not into whatever hole the last garbage left
-        self.exec("import gc\ngc.collect()")
-        out = self.exec("import gc, micropython\ngc.collect()\nprint(gc.mem_free())\n"
-                        "micropython.mem_info()")
-        free = int(out.split()[0])
-        block = None
-        for part in out.replace("\n", ",").split(","):
-            part = part.strip()
-            if part.startswith("max free sz:"):
-                block = int(part.split(":")[1]) * 16       # GC blocks of 16 bytes (rp2)
-        return free, block
-
-    def close(self):
-        if self.p is not None:
-            self.p.close()
-            self.p = None
-
-
 def heap_lines(lines):
     """Heap figures the firmware printed at 'halt' (firmware/app.py run())."""
     out = {}
@@ -457,7 +289,7 @@ def players_turn_cut(head, events):
 def _boot_drawn(flash, firmware, used):
     """Power on; ms until every used display is drawn and switched on (the last display
     write before 100 ms without any, all of them on). Returns (ms, serial lines)."""
-    run = OnPico(flash, firmware=firmware)
+    run = R.Pico(flash, firmware=firmware)
     run.boot()
     w = run.p.world
 
@@ -480,8 +312,8 @@ def boot_probe(flash, head, events, firmware=None):
     (ms with the snapshot, ms with the journal alone, events, what the boots said)."""
     k = players_turn_cut(head, events)
     lines = head + events[:k]
-    run = OnPico(flash, firmware=firmware)
-    p = run.boot()
+    run = R.Pico(flash, firmware=firmware)
+    p = run.boot().p
     run.run(lambda r: r.saw("# heap in use after boot"), max_s=30)
     run.exec("import os\nf = open('journal.txt', 'w')\nf.write(%r)\nf.close()\n"
              "for n in ('jtail/lines.txt', 'jsnap/state.bin'):\n"
@@ -512,11 +344,11 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
     try:
         flash = flash or os.path.join(tmp, "flash.bin")
         deployed_flash(flash, log=log, firmware=firmware)
-        run = OnPico(flash, firmware=firmware)
+        run = R.Pico(flash, firmware=firmware)
         run.boot()
         set_files(run, {"settings.txt": S.settings_text("table", seats)})
-        run = OnPico(flash, firmware=firmware)
-        p = run.boot()
+        run = R.Pico(flash, firmware=firmware)
+        p = run.boot().p
         cards, nevents, heads, refusals = [], 0, [], []
         flash0 = len(p.flash_ops)
         for k in range(sessions):
@@ -550,7 +382,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         run.run(lambda r: r.saw("ok tags stop", n), max_s=p.emulated_now() + 10)
         p.run_for(0.5)
         run.take_output()
-        heap = run.halt()
+        heap = heap_lines(run.halt())
         free, block = run.mem_info()
         head, events = heads[0]
         ecards, eavg, emax, eallocs = engine_probe(run, head, events)
@@ -631,12 +463,12 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
         pico.uf2_for(pico.FROZEN, "RPI_PICO_W")
         if os.path.exists(flash):
             os.remove(flash)
-        run = OnPico(flash, board="RPI_PICO_W")
+        run = R.Pico(flash, board="RPI_PICO_W")
         run.boot()
         set_files(run, {"settings.txt": S.settings_text("table", seats),
                         "board.mpy": phones_board()})
-        run = OnPico(flash, board="RPI_PICO_W")
-        p = run.boot()
+        run = R.Pico(flash, board="RPI_PICO_W")
+        p = run.boot().p
         head, events = S.script_session("table", seats, seed)
         d = S.Driver(head, events, seed=seed)
         run.play(d)
@@ -647,7 +479,7 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
         run.run(seen, max_s=p.emulated_now() + 30)
         log("Pico W session: %d events, %d answers to the phones, emulated %.1f s, wall %.0f s"
             % (len(events), len(run.web), p.emulated_now(), time.monotonic() - t_wall))
-        heap = run.halt()
+        heap = heap_lines(run.halt())
         free, block = run.mem_info()
         run.close()
         return {"heap_peak": heap.get("peak", 0), "lowest_free": heap.get("lowest_free", 0),
@@ -767,7 +599,9 @@ def main(argv):
         return 2
     try:
         return run_bench(a)
-    except BenchError as x:
+    except Exception as x:           # the runner's, the bench's or the virtual Pico's
+        if not isinstance(x, R.RunnerError) and type(x).__name__ != "VpicoError":
+            raise
         print("error: %s" % x, file=sys.stderr)
         return 1
 

@@ -110,11 +110,14 @@ def plain_session(seats, seed, heap):
         flash = os.path.join(tmp, "flash")
         S.fresh_flash(flash, S.settings_text("table", seats))
         d = S.Driver(head, events, seed=seed)
+        import runner
+        r = runner.VM(flash, d, heap=heap)
         try:
-            rc, _ = S.OnVM(flash, d, heap=heap).run()
+            r.session()
         except RuntimeError:
+            r.power_cut()
             return False
-        return rc == 0 and d.done
+        return r.rc == 0 and d.done
 
 
 def smallest(ok, lo, hi, step=8, label=""):

@@ -19,6 +19,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import bench_pico as B  # noqa: E402
 import cli  # noqa: E402
+import runner as R  # noqa: E402
 
 S = B.S
 PN532_ADDR = 0x24
@@ -27,8 +28,8 @@ I2C_HZ = 400000
 BANKER = 8
 
 
-class _Recorded(B.OnPico):
-    """OnPico that keeps every I2C transaction and every serial line with its instant."""
+class _Recorded(R.Pico):
+    """The Pico backend that keeps every I2C transaction and every serial line with its instant."""
 
     def boot(self):
         self.txns = []               # (end ns, addr, 'w'|'r', bytes, display index or -1)
@@ -64,7 +65,7 @@ def record(seats, seed, nevents, log=print):
     tmp = tempfile.mkdtemp(prefix="card-timeline-")
     flash = os.path.join(tmp, "flash.bin")
     B.deployed_flash(flash, log=log, firmware=pico.FROZEN)
-    run = B.OnPico(flash, firmware=pico.FROZEN)
+    run = R.Pico(flash, firmware=pico.FROZEN)
     run.boot()
     B.set_files(run, {"settings.txt": S.settings_text("table", seats)})
     run.close()

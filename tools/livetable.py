@@ -2,9 +2,10 @@
 (as in `make sim`), driven by a person through `tools/play.py` (the web page) or
 `tools/sim.py --interactive` (the terminal).
 
-A `LiveTable` runs the VM in a thread of its own; every other thread talks to it through
-`do(...)`, which queues an action that the VM's thread runs between two of the VM's device
-requests, so the chip models are only ever touched by that thread. What the page and the
+A `LiveTable` runs the VM (tools/runner.py's VM backend) in a thread of its own; every
+other thread talks to it through `do(...)`, which queues an action that the VM's thread
+runs between two of the VM's device requests, so the chip models are only ever touched by
+that thread. What the page and the
 terminal show are snapshots (`Panel`, the log, the ledger) taken in that thread and
 announced through `on_change(kind)`.
 
@@ -16,7 +17,6 @@ again, two new cards in the field at once, a card pulled through before it could
 "Pull the plug" kills the VM (its flash, the folder with the journal, stays); "power on"
 boots a new VM on new chips and the firmware resumes from its journal.
 """
-import base64
 import collections
 import os
 import random
@@ -31,8 +31,9 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
 
 import autoplay  # noqa: E402
 import engine as E  # noqa: E402
-import hwbridge  # noqa: E402
+import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
+from panel import Panel, panel_levels  # noqa: E402,F401 - the one decoder
 import views as V  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev import ntag213  # noqa: E402
@@ -40,7 +41,7 @@ from cards import card_name, parse_card  # noqa: E402
 from transcript import parse_event, strip  # noqa: E402
 
 BUTTONS = sim.BUTTONS
-HEAP = S.VM_HEAP          # the VM's heap (simtable)
+HEAP = R.VM_HEAP          # the VM's heap (tools/runner.py)
 HOLD_MS = 120            # a click or a key is held at least this long (debounce is 50 ms)
 LONG_MS = 1000           # a long press (the firmware's long_ms is 800)
 AUTO_WAIT_MS = 400       # the dealer who deals by himself waits this long for a card
@@ -85,70 +86,6 @@ def key_action(key):
     return None
 
 
-def panel_levels(p):
-    """What the panel lights: rows of 0/1 (height x 128) from a Panel, honouring display
-    off, entire-display-on, inversion, the start line and segment / COM remapping."""
-    rows = []
-    if not p.powered or not p.on:
-        return [[0] * 128 for _ in range(p.height)]
-    if p.entire_on:
-        return [[1] * 128 for _ in range(p.height)]
-    ram = p.ram
-    inv = 1 if p.inverse else 0
-    for y in range(p.height):
-        # COM scan: command 0xC8 (com_flip) scans COM63..0, the usual upright mounting; without it the
-        # picture is upside down. Start line shifts which RAM row a COM line shows.
-        ry = y if p.com_flip else p.height - 1 - y
-        ry = (ry + p.start_line) % 64
-        page = (ry >> 3) * 128
-        bit = 1 << (ry & 7)
-        row = []
-        for x in range(128):
-            rx = x if p.seg_remap else 127 - x
-            row.append((1 if ram[page + rx] & bit else 0) ^ inv)
-        rows.append(row)
-    return rows
-
-
-class Panel:
-    """A snapshot of one SSD1306 model: display memory and the state that decides what the
-    panel lights."""
-    __slots__ = ("ram", "on", "inverse", "entire_on", "contrast", "start_line", "seg_remap",
-                 "com_flip", "height", "powered", "version")
-
-    def __init__(self, d=None, powered=True, version=0):
-        self.powered = powered and d is not None
-        self.version = version
-        if d is None:
-            self.ram = bytes(1024)
-            self.on = self.inverse = self.entire_on = False
-            self.seg_remap = self.com_flip = True
-            self.contrast = 0
-            self.start_line = 0
-            self.height = 64
-            return
-        self.ram = bytes(d.ram)
-        self.on = d.on
-        self.inverse = d.inverse
-        self.entire_on = d.entire_on
-        self.contrast = d.contrast
-        self.start_line = d.start_line
-        self.seg_remap = d.seg_remap
-        self.com_flip = d.com_flip
-        self.height = d.height
-
-    def key(self):
-        return (self.ram, self.on, self.inverse, self.entire_on, self.contrast,
-                self.start_line, self.seg_remap, self.com_flip, self.height, self.powered)
-
-    def as_json(self):
-        return {"ram": base64.b64encode(self.ram).decode(), "on": self.on,
-                "inverse": self.inverse, "entire_on": self.entire_on,
-                "contrast": self.contrast, "start_line": self.start_line,
-                "seg_remap": self.seg_remap, "com_flip": self.com_flip,
-                "height": self.height, "powered": self.powered, "version": self.version}
-
-
 def card_tag(code, copy):
     """The NTAG213 sticker of one physical card (copy k of a card in a multi-pack shoe)."""
     return ntag213.text_tag(card_name(code), n=code + 52 * copy, lock_tlv=(code % 4 == 0))
@@ -187,8 +124,7 @@ class LiveTable:
         self.closed = False
         self.thread = None
         self.world = None
-        self.proc = None
-        self.bridge = None
+        self.vm = None                   # the runner while the VM runs
         self.steps = []                  # [(sim ms, fn)] sorted: button releases, tags
         self.down = {}                   # button -> sim ms pressed
         self.engine = None               # the journal replayed: the dealer's shoe
@@ -354,18 +290,16 @@ class LiveTable:
         self._run_actions()
 
     def _boot_and_serve(self):
-        self.world = w = sim.build(n_displays=9)
-        self.bridge = hwbridge.Bridge(w)
+        vm = R.VM(self.flash, heap=self.heap)
+        vm.on_line = self._output
         self.steps = []
         self.down = {}
         self.pending_deal = False
         self.boots += 1
-        self.proc = proc = hwbridge.start(S.VM_MAIN, self.heap, cwd=self.flash)
         t0 = [time.monotonic()]
         last = [0.0]
 
-        def on_request():
-            now = w.clock.ms()
+        def on_tick(now):
             if self.actions:
                 self._run_actions()
             while self.steps and self.steps[0][0] <= now:
@@ -388,14 +322,18 @@ class LiveTable:
                     elif ahead < -0.5:
                         t0[0] = time.monotonic() - now / 1000 / self.speed  # catch up, no burst
 
+        vm.on_tick = on_tick
+        vm.boot()
+        self.world = vm.world
+        self.vm = vm
         self._say("# power on: the firmware boots from its flash (%s)"
                   % os.path.relpath(self.flash, ROOT))
-        hwbridge.pump(proc, self.bridge, self._output, on_request)
-        self.proc = None
+        vm.run()                         # until the VM stops: 'halt', a crash, the plug
+        self.vm = None
         if self.powered:                 # the VM stopped by itself ('halt' or a crash)
             self.powered = False
             self._say("# the firmware stopped (exit status %s): power on to boot it again"
-                      % proc.returncode)
+                      % vm.rc)
         self._watch()
         self.on_change("power")
 
@@ -570,7 +508,7 @@ class LiveTable:
         self._at(max(self._now(), self.down.pop(name) + HOLD_MS), btn.release)
 
     def _alive(self):
-        if self.proc is None or not self.powered:
+        if self.vm is None or not self.powered:
             self.note = "the shoe has no power: 'power on' first"
             self.on_change("shoe")
             return False
@@ -580,7 +518,7 @@ class LiveTable:
         if not self._alive():
             return
         self._say("< " + line)
-        self.bridge.push_line(line)
+        self.vm.send(line)
 
     # --- the dealer
     def _tag(self, code):
@@ -695,10 +633,10 @@ class LiveTable:
 
     # --- power
     def _cut(self, why):
-        if self.proc is None:
+        if self.vm is None:
             return
         self.powered = False
-        self.proc.kill()
+        self.vm.proc.kill()
         self._say("# %s: the firmware stops where it is; its flash is kept" % why)
         self._watch()
 

@@ -27,6 +27,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import cli  # noqa: E402
+import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
 
 
@@ -37,7 +38,7 @@ def parse_args(argv):
                     help="2-8, the banker included (casino: players, 1-7); default 4")
     ap.add_argument("--preset", default="table", choices=("table", "classic", "casino"))
     ap.add_argument("--speed", type=float, default=1.0)
-    ap.add_argument("--heap", default=S.VM_HEAP)
+    ap.add_argument("--heap", default=R.VM_HEAP)
     ap.add_argument("--deals", type=int, default=0, help="classic/casino: deals to play (8)")
     ap.add_argument("--banker", type=int, default=0, help="first banker (0: the cut)")
     ap.add_argument("--interactive", action="store_true")
@@ -102,7 +103,7 @@ def main(argv):
     term = Terminal(screens, total)
     gif = []
     t_real = time.monotonic()
-    runner = S.OnVM(flash, driver, screens, heap=a.heap)
+    runner = R.VM(flash, driver, screens, heap=a.heap)
 
     def pace(sim_ms):
         if a.speed > 0:
@@ -128,16 +129,14 @@ def main(argv):
     runner.on_frame = on_frame
     interrupted = False
     try:
-        rc, _ = runner.run()
+        runner.session()
+        rc = runner.rc
     except S.TableStopped as e:
-        if runner.proc is not None and runner.proc.poll() is None:
-            runner.proc.kill()
+        runner.power_cut()
         print("sim: %s" % e)
         return 1
     except KeyboardInterrupt:            # Ctrl-C: end the VM, show the ledger so far
-        if runner.proc is not None and runner.proc.poll() is None:
-            runner.proc.kill()
-            runner.proc.wait()
+        runner.power_cut()
         interrupted = True
         rc = 0
         print("\nsim: interrupted (Ctrl-C) after %d of %d events" % (max(0, driver.acked),

@@ -1,9 +1,8 @@
 """The simulated table around the firmware: scripted players, the dealer with a shoe of
 NTAG213 cards, and the screens, for tools/sim.py, tools/bench_app.py and the tests.
 
-The firmware runs either in this CPython process (`InProcess`, fast: used for power cuts
-after every event) or on the MicroPython VM with the device models here (`OnVM`, through
-tools/hwbridge.py). Either way a `Driver` plays a scripted session (transcript events from
+The firmware runs on any backend of tools/runner.py (CPython, the MicroPython VM, the
+virtual Pico). Whichever runs it, a `Driver` plays a scripted session (transcript events from
 tools/autoplay.py, decided by a shadow engine): it presses the simulated buttons, types
 serial lines, and puts the next card's tag into the PN532 field when a card is due (and
 takes it out once the firmware has taken it). It follows the firmware through its serial
@@ -27,6 +26,7 @@ from boards import sim  # noqa: E402
 from boards.simdev import ntag213  # noqa: E402
 from cards import card_name  # noqa: E402
 from font5x7 import FONT  # noqa: E402
+from panel import Panel, panel_image  # noqa: E402
 from rules import parse_rules  # noqa: E402
 from transcript import Header, parse_event, strip  # noqa: E402
 
@@ -351,7 +351,7 @@ def table_image(world, screens, scale=2, caption=""):
         y0 = 8 + (n // cols) * th
         draw.text((x0, y0), screens.labels[n], fill=2)
         d = world.displays[i]
-        panel = Image.frombytes("1", (128, 64), bytes(_rows_bits(d)))
+        panel = panel_image(Panel(d))
         panel = panel.resize((128 * scale, 64 * scale), Image.NEAREST)
         img.paste(1, (x0 + pad, y0 + 12 + pad), panel)
         draw.rectangle((x0 - 1, y0 + 11, x0 + 128 * scale + 2 * pad,
@@ -359,25 +359,6 @@ def table_image(world, screens, scale=2, caption=""):
     if caption:
         draw.text((8, rows * th + 6), caption, fill=2)
     return img
-
-
-def _rows_bits(d):
-    """Display RAM as seen (column bytes, bit 0 on top; dark while the panel is off) as
-    packed 1-bit rows for Image.frombytes."""
-    ram = d.seen_ram()
-    out = bytearray(16 * 64)
-    for y in range(64):
-        page = (y >> 3) * 128
-        bit = 1 << (y & 7)
-        row = 16 * y
-        for xb in range(16):
-            v = 0
-            base = page + xb * 8
-            for k in range(8):
-                if ram[base + k] & bit:
-                    v |= 0x80 >> k
-            out[row + xb] = v
-    return out
 
 
 # --------------------------------------------------------------------------- runners
@@ -388,130 +369,6 @@ def fresh_flash(path, settings=None):
     if settings is not None:
         with open(os.path.join(path, "settings.txt"), "w") as f:
             f.write(settings)
-
-
-class InProcess:
-    """The firmware (firmware/app.py) on CPython with the simulated board in-process."""
-
-    def __init__(self, flash, driver, screens=None):
-        self.flash = flash.rstrip("/") + "/"
-        self.driver = driver
-        self.screens = screens
-        self.table = None
-        self.world = None
-
-    def boot(self):
-        import app
-        from serial_lines import QueueLines
-        self.world = w = sim.build(n_displays=9)
-        w.serial = QueueLines()
-        out = _LineOut(self.driver.on_output)
-        self.driver.attach(w, w.serial.push)
-        if self.screens:
-            self.screens.reset()
-        self.table = app.Table(sim, self.flash, out=out)
-        self.table.boot()
-        return self.table
-
-    def run(self, until=None, max_ms=10_000_000):
-        """Step until the driver is done (or until(table) is true). Returns the table."""
-        t = self.table
-        w = self.world
-        d = self.driver
-        while not d.done:
-            busy = t.step()
-            d.poll(w.clock.ms())
-            if self.screens:
-                self.screens.watch(w)
-            if until is not None and until(t):
-                return t
-            if not busy:
-                w.clock.advance_us(1000)
-            if w.clock.ms() > max_ms:
-                raise RuntimeError("simulated time ran out")
-        # let the displays settle
-        for _ in range(40):
-            t.step()
-            w.clock.advance_us(1000)
-        if self.screens:
-            self.screens.watch(w)
-        return t
-
-
-class _LineOut:
-    def __init__(self, fn):
-        self.fn = fn
-        self.part = ""
-
-    def write(self, text):
-        self.part += text
-        while "\n" in self.part:
-            line, self.part = self.part.split("\n", 1)
-            self.fn(line)
-
-
-VM_MAIN = os.path.join(ROOT, "tools", "vm", "sim_main.py")
-# The VM's heap for the sims and tests: the Pico's 241,776 bytes hold the firmware with room
-# to spare (the virtual Pico's own tests assert its heap); the 64-bit VM's objects are about
-# twice as big, and the firmware needs about 200k there (tools/bench_app.py finds the
-# smallest): running at that edge made every small code change a MemoryError at boot.
-VM_HEAP = "320k"
-
-
-class OnVM:
-    """The firmware as .mpy files on the MicroPython VM (`-X heapsize`), devices here."""
-
-    def __init__(self, flash, driver, screens=None, heap=VM_HEAP, pace=None, on_frame=None):
-        self.flash = flash
-        self.driver = driver
-        self.screens = screens
-        self.heap = heap
-        self.pace = pace               # callback(sim ms) for real-time pacing / terminal
-        self.on_frame = on_frame
-        self.world = None
-        self.proc = None
-        self.cut_after = None          # power cut once this many events are acknowledged
-        self.halt_sent = False
-
-    def run(self):
-        """Boot and serve until the VM exits. Returns (exit status, cut happened)."""
-        import hwbridge
-        self.world = w = sim.build(n_displays=9)
-        bridge = hwbridge.Bridge(w)
-        self.driver.attach(w, bridge.push_line)
-        if self.screens:
-            self.screens.reset()
-        self.halt_sent = False
-        self.proc = proc = hwbridge.start(VM_MAIN, self.heap, cwd=self.flash)
-        d = self.driver
-        cut = [False]
-        last = [0]
-
-        def on_output(line):
-            d.on_output(line)
-            if self.cut_after is not None and d.acked >= self.cut_after:
-                cut[0] = True
-                proc.kill()
-                return False
-            return True
-
-        def on_request():
-            now = w.clock.ms()
-            d.poll(now)
-            if now - last[0] >= 2:
-                last[0] = now
-                if self.screens and self.screens.watch(w) and self.on_frame:
-                    self.on_frame()
-                if self.pace:
-                    self.pace(now)
-            if d.done and not self.halt_sent:
-                self.halt_sent = True
-                bridge.push_line("halt")
-
-        rc, _ = hwbridge.pump(proc, bridge, on_output, on_request)
-        if self.screens:
-            self.screens.watch(w)
-        return rc, cut[0]
 
 
 def card_seat(e):

@@ -23,6 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench_pico as B  # noqa: E402
 import cli  # noqa: E402
+import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
 
 STATVFS = "import os\ns = os.statvfs('/')\nprint('flash', s[0] * s[3])"
@@ -71,7 +72,7 @@ def main(argv):
         return 2
     try:
         return soak(a)
-    except (B.BenchError, RuntimeError) as x:
+    except (B.BenchError, RuntimeError, B._vpico().VpicoError) as x:
         print("error: %s" % x, file=sys.stderr)
         return 1
 
@@ -84,11 +85,11 @@ def soak(a):
     try:
         flash = os.path.join(tmp, "flash.bin")
         B.deployed_flash(flash)
-        run = B.OnPico(flash)
+        run = R.Pico(flash)
         run.boot()
         B.set_files(run, {"settings.txt": S.settings_text("table", a.seats)})
         if a.fill:
-            run = B.OnPico(flash)
+            run = R.Pico(flash)
             run.boot()
             run.run(lambda r: r.saw("# heap in use after boot"), max_s=30)
             left = flash_left(run)
@@ -105,13 +106,13 @@ def soak(a):
             head, events = S.script_session("table", a.seats, a.seed + k, deals=a.deals)
             d = S.Driver(head, events, seed=a.seed + k)
             cut = rng.randrange(5, len(events) - 5) if k % 3 == 2 else None
-            run = B.OnPico(flash)
+            run = R.Pico(flash)
             run.boot()
             run.play(d)
             if cut is not None:
                 run.run(lambda r: d.acked >= cut)
                 run.p.power_cut()
-                run = B.OnPico(flash)
+                run = R.Pico(flash)
                 run.boot()
                 run.play(d)
             n0 = len(run.lines)
@@ -119,7 +120,7 @@ def soak(a):
             if d.errors:
                 raise RuntimeError("session %d: refusals %s" % (k + 1, d.errors[:3]))
             tag_mode_run(run, k)
-            heap = run.halt()
+            heap = B.heap_lines(run.halt())
             free, block = run.mem_info()
             left = flash_left(run)
             notes = [x[2:] for x in run.lines[n0:] if x.startswith("# flash")]

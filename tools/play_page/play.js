@@ -18,14 +18,15 @@ let heldKeys = {};
 
 // ---------------------------------------------------------------- the panels
 // What the panel lights, row by row (0/1), from display memory and the chip's state: the
-// same rules as tools/livetable.py panel_levels().
+// same rules as tools/panel.py panel_levels().
 function panelLevels(p) {
   const h = p.height, out = new Uint8Array(128 * h);
   if (!p.powered || !p.on) return out;
-  if (p.entire_on) return out.fill(1);
+  const driven = Math.min(h, p.mux + 1);         // COM lines the multiplex ratio drives
+  if (p.entire_on) return out.fill(1, 0, 128 * driven);
   const ram = Uint8Array.from(atob(p.ram), (c) => c.charCodeAt(0));
   const inv = p.inverse ? 1 : 0;
-  for (let y = 0; y < h; y++) {
+  for (let y = 0; y < driven; y++) {
     let ry = p.com_flip ? y : h - 1 - y;
     ry = (ry + p.start_line) % 64;
     const page = (ry >> 3) * 128, bit = 1 << (ry & 7);

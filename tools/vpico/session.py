@@ -104,7 +104,7 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
     from sim import Terminal          # tools/sim.py: the same terminal view as make sim
     term = Terminal(screens, len(events))
     gif = []
-    run = T.TableRun(pico, driver, screens)
+    run = T.table_run(pico, driver, screens)
 
     def on_action(k):
         e = driver.engine_at(k)
@@ -120,14 +120,18 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
     run.on_action = on_action
     run.on_frame = term.frame
     log = open(os.path.join(a.out, "serial.log"), "w")
+
+    def to_log(text):
+        log.write("%s\n" % text)
+        log.flush()
     pico.boot()
-    run.power_on()
-    run.serial.log = log
+    run.boot()
+    run.on_line = to_log
     try:
-        run.play()
-        run.halt()
+        run.run()
+        run.halt(settle_s=0.2)
     finally:
-        run.serial.log = None
+        run.on_line = None
         log.close()
     info = T.mem_info(pico)
     emu = pico.emulated_now()
@@ -151,7 +155,7 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
                     duration=[250] * (len(gif) - 1) + [3000], loop=0)
     if not term.tty:
         print(screens.tiled_text())
-    lines = run.serial.lines
+    lines = run.lines
     after_boot = [ln for ln in lines if ln.startswith("# heap in use after boot")]
     lowest = [ln for ln in lines if ln.startswith("# loops")]
     lat = T.card_latencies(run, events)

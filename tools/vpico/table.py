@@ -1,13 +1,13 @@
 """The shoe's firmware on the virtual Pico: deploy it the way a user does (`make deploy
 PORT=socket://...`, mpremote over the emulated USB serial line), then let the scripted
-players of tools/simtable.py play through the buttons, the reader and the serial line.
+players of tools/simtable.py play through the buttons, the reader and the serial line
+(tools/runner.py's Pico backend: `table_run`).
 
 Used by tools/vpico/session.py (`make vpico`) and host_tests/test_vpico_*.py.
 """
 import os
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -94,112 +94,12 @@ def driver(head, events, seed):
     return S.Driver(head, events, seed=seed, hold_ms=HOLD_MS)
 
 
-class SerialLines:
-    """CDC output cut into lines for the Driver (and a log)."""
-
-    def __init__(self, on_line):
-        self.on_line = on_line
-        self.part = b""
-        self.lines = []
-        self.log = None              # a text file to copy every line to
-
-    def feed(self, data):
-        self.part += data
-        while b"\n" in self.part:
-            line, self.part = self.part.split(b"\n", 1)
-            text = line.decode(errors="replace").rstrip("\r")
-            self.lines.append(text)
-            if self.log is not None:
-                self.log.write("%s\n" % text)
-                self.log.flush()
-            self.on_line(text)
-
-
-class TableRun:
-    """Power the deployed Pico on and let a simtable.Driver play; collects what the Pico
-    and the emulated clock say. `boot_s` is power-on to the first prompt line."""
-
-    def __init__(self, pico, driver, screens=None, on_progress=None, on_frame=None):
-        self.pico = pico
-        self.driver = driver
-        self.screens = screens
-        self.on_progress = on_progress
-        self.on_frame = on_frame
-        self.serial = None
-        self.first_prompt_ns = None
-        self.display_writes = {}     # display index -> [emulated ms of each data write]
-        self.flash_by_event = {}     # events acknowledged -> [(kind, ns cost, start ns)]
-        self.t_wall = 0.0
-        self.action_at = {}          # event index -> emulated ms its action started
-        self.on_action = None
-
-    def power_on(self):
-        p = self.pico
-        if p.proc is None:
-            p.boot()
-        w = p.world
-        self.serial = SerialLines(self._line)
-        p.on_serial = self.serial.feed
-        p.on_flash = self._flash
-        self.driver.attach(w, lambda line: p.write(line + "\n"))
-        self.driver.on_action = self._action
-        if self.screens:
-            self.screens.reset()
-        self.first_prompt_ns = None
-        for i, disp in enumerate(w.displays):
-            writes = self.display_writes.setdefault(i, [])
-
-            def wrap(bus, data, orig=disp.write, writes=writes, clock=w.clock):
-                orig(bus, data)
-                if data and data[0] == 0x40:
-                    writes.append(clock.ms())
-            disp.write = wrap
-
-    def _action(self, k):
-        self.action_at[k] = self.pico.world.clock.ms()
-        if self.on_action:
-            self.on_action(k)
-
-    def _line(self, text):
-        if self.first_prompt_ns is None and text.startswith("> "):
-            self.first_prompt_ns = self.pico.ns
-        self.driver.on_output(text)
-
-    def _flash(self, kind, offs, count, cost, start_ns):
-        self.flash_by_event.setdefault(self.driver.acked, []).append((kind, cost, start_ns))
-
-    def play(self, until=None, wall_timeout=3600, max_emulated_s=3600):
-        """Run until the driver is done (or until() is true). True when it finished."""
-        p = self.pico
-        d = self.driver
-        t0 = time.monotonic()
-        last = -1
-        while not d.done:
-            if until is not None and until():
-                return False
-            p.run_for(0.001)
-            now = p.world.clock.ms()
-            d.poll(now)
-            if self.screens and self.screens.watch(p.world) and self.on_frame:
-                self.on_frame()
-            if self.on_progress and d.acked != last:
-                last = d.acked
-                self.on_progress(d.acked)
-            if time.monotonic() - t0 > wall_timeout or p.emulated_now() > max_emulated_s:
-                raise VpicoError("the session did not finish in time (event %d of %d)"
-                                 % (d.acked, len(d.events)))
-        self.t_wall += time.monotonic() - t0
-        return True
-
-    def halt(self, wall_timeout=600):
-        """'halt' on the serial line: the firmware closes the journal, prints its heap
-        lines and main.py returns to the REPL."""
-        p = self.pico
-        p.write("halt\n")
-        p.run_until(p.emulated_now() + 10, lambda: any(
-            ln.startswith("# heap in use after gc") for ln in self.serial.lines),
-            wall_timeout=wall_timeout)
-        p.run_for(0.2)
+def table_run(pico, driver, screens=None, wall_timeout=3600):
+    """The runner for a deployed Pico (powered on by its boot()) played by a driver: lines
+    sent end with a newline, cut as the bytes come, the driver polled every emulated ms."""
+    import runner
+    return runner.Pico(pico=pico, driver=driver, screens=screens, slice_s=0.001, eol="\n",
+                       live_serial=True, wall_timeout=wall_timeout)
 
 
 def mem_info(pico):
@@ -239,7 +139,7 @@ def card_latencies(run, events):
             continue
         t0 = d.put_at[k]
         end = run.action_at.get(k + 1, float("inf"))
-        writes = [t for t in run.display_writes.get(seat - 1, ()) if t0 <= t <= end]
+        writes = [t / 1e6 for t in run.writes.get(seat - 1, ()) if t0 <= t / 1e6 <= end]
         if writes:
             out.append(max(writes) - t0)
     return out
