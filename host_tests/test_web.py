@@ -187,6 +187,7 @@ def _card_latencies(wt, first):
     """Simulated ms from each player card's tag entering the field to its seat's display
     being written, for the cards from event `first` on."""
     d = wt.driver
+    writes = wt.writes
     out = []
     for k in range(first, len(wt.events)):
         if not wt.events[k].startswith("card") or k not in d.put_at or k not in d.ack_at:
@@ -194,7 +195,7 @@ def _card_latencies(wt, first):
         seat = S.card_seat(d.engine_at(k))
         if seat < 1:
             continue
-        after = [t for t in wt.writes[seat - 1] if t >= d.ack_at[k]]
+        after = [t for t in writes[seat - 1] if t >= d.ack_at[k]]
         if after:
             out.append(after[0] - d.put_at[k])
     return out
@@ -378,7 +379,7 @@ def test_wrong_codes_are_slowed_down_on_the_table(tmp_path):
             status, headers, _ = wt.get("/seat/4", {
                 "Content-Type": "application/x-www-form-urlencoded"}, "POST", "code=1")
             assert status == 429 and int(headers["Retry-After"]) in (wait_s, wait_s - 1)
-        wt.bridge.push_line("halt")
+        wt.send("halt")
         wt.wait_line("# loops")
     stats = [x for x in wt.driver.output if x.startswith("# web:") and "requests" in x][0]
     assert "codes checked 8, wrong 7" in stats, stats
@@ -512,7 +513,7 @@ def test_the_pages_in_a_browser_show_the_engine(tmp_path):
 
 # --------------------------------------------------------------------------- phones only
 def _press(wt, name, long=False):
-    wt.bridge.push_line("press %s%s" % (name, " long" if long else ""))
+    wt.send("press %s%s" % (name, " long" if long else ""))
     n = len(wt.driver.output)
     wt.wait(lambda: any(x.startswith("ok press") for x in wt.driver.output[n:]), "press")
     since = wt.world.clock.ms()          # its display redrawn: 300 ms of the table's clock

@@ -1,6 +1,7 @@
 """The simulated Pico W for the web tests: the firmware (.mpy) with its web server on the
-MicroPython VM (tools/vm/web_main.py), the chip models and the scripted players here
-(tools/simtable.py), the server on 127.0.0.1 at a free port chosen at run time.
+MicroPython VM (tools/runner.py's VM backend with tools/vm/web_main.py, served from a thread
+of its own), the chip models and the scripted players here (tools/simtable.py), the server
+on 127.0.0.1 at a free port chosen at run time.
 
     with WebTable(tmp, seats=4) as wt:       # boots, waits for the server
         wt.hold(10)                          # the players wait once 10 events are in
@@ -20,10 +21,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-import hwbridge  # noqa: E402
+import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
-
-from boards import sim  # noqa: E402
 
 VM_MAIN = os.path.join(ROOT, "tools", "vm", "web_main.py")
 TIMEOUT_S = 300          # no test waits longer than this for the VM
@@ -37,6 +36,41 @@ def free_port():
     return port
 
 
+class _Players:
+    """The scripted players as the VM backend drives them from its thread: under the
+    harness's lock (the tests read the driver meanwhile), waiting once `held` events are
+    in (the table goes on), and typing 'halt' once done when the harness asks to finish."""
+
+    def __init__(self, wt):
+        self.wt = wt
+        self.d = wt.driver
+        self.push_line = None
+        self.halted = False
+
+    @property
+    def done(self):
+        return self.d.done
+
+    def attach(self, world, push_line):
+        self.push_line = push_line
+        with self.wt.lock:
+            self.d.attach(world, push_line)
+
+    def poll(self, now):
+        wt, d = self.wt, self.d
+        with wt.lock:
+            if wt.held is not None and d.acked >= wt.held:
+                return
+            d.poll(now)
+            if d.done and wt.finish and not self.halted:
+                self.halted = True
+                self.push_line("halt")
+
+    def on_output(self, line):
+        with self.wt.lock:
+            self.d.on_output(line)
+
+
 class WebTable:
     def __init__(self, tmp, preset="table", seats=4, seed=1, heap="512k", settings="",
                  timeout_s=3, serial_share=0.25):
@@ -46,52 +80,39 @@ class WebTable:
         S.fresh_flash(self.flash, S.settings_text(preset, seats) + settings
                       + "web_port = %d\nweb_timeout = %d\n" % (self.port, timeout_s))
         self.driver = S.Driver(self.head, self.events, seed=seed, serial_share=serial_share)
-        self.heap = heap
         self.held = None
         self.lock = threading.Lock()
-        self.writes = {}              # display index -> [sim ms of each data write]
-        self.rc = None
-        self.world = None
-        self.thread = None
         self.finish = False           # halt the firmware once the script is done
+        self.vm = R.VM(self.flash, _Players(self), heap=heap, script=VM_MAIN,
+                       record_writes=True)
 
     # ------------------------------------------------------------ running
     def start(self):
-        self.world = w = sim.build(n_displays=9)
-        for i, disp in enumerate(w.displays):
-            self.writes[i] = []
-
-            def wrap(bus, data, orig=disp.write, i=i):
-                orig(bus, data)
-                if data and data[0] == 0x40:
-                    self.writes[i].append(w.clock.ms())
-            disp.write = wrap
-        self.bridge = bridge = hwbridge.Bridge(w)
-        d = self.driver
-        d.attach(w, bridge.push_line)
-        self.proc = proc = hwbridge.start(VM_MAIN, self.heap, cwd=self.flash)
-        halted = [False]
-
-        def on_request():
-            with self.lock:
-                if self.held is not None and d.acked >= self.held:
-                    return            # the players wait; the table loop goes on
-                d.poll(w.clock.ms())
-                if d.done and self.finish and not halted[0]:
-                    halted[0] = True
-                    bridge.push_line("halt")
-
-        def serve():
-            self.rc, _ = hwbridge.pump(proc, bridge, self._output, on_request)
-        self.thread = threading.Thread(target=serve, daemon=True)
-        self.thread.start()
+        self.vm.boot()
+        self.vm.serve_in_thread()
         self.wait_line("# web:")
         return self
 
-    def _output(self, line):
-        with self.lock:
-            self.driver.on_output(line)
-        return True
+    @property
+    def world(self):
+        return self.vm.world
+
+    @property
+    def proc(self):                   # (tools/bench_web.py: stop() once the VM was started)
+        return self.vm.proc
+
+    @property
+    def rc(self):
+        return self.vm.rc
+
+    @property
+    def writes(self):
+        """Display index -> [sim ms of each data write] (a copy: take it once)."""
+        return {i: [ns / 1000000 for ns in ts] for i, ts in self.vm.writes.items()}
+
+    def send(self, line):
+        """A line typed on the serial port (from the test's thread)."""
+        self.vm.send(line)
 
     def __enter__(self):
         return self.start()
@@ -100,20 +121,14 @@ class WebTable:
         self.stop()
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.bridge.push_line("halt")
-            self.held = None
-            self.thread.join(30)
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.thread.join(10)
+        self.held = None
+        self.vm.stop(30)
 
     def run_to_end(self):
         """Let the players finish the script; the firmware halts; returns the exit status."""
         self.held = None
         self.finish = True
-        self.thread.join(TIMEOUT_S)
-        assert not self.thread.is_alive(), "the session did not end: %s" % self.tail()
+        assert self.vm.join(TIMEOUT_S), "the session did not end: %s" % self.tail()
         return self.rc
 
     # ------------------------------------------------------------ waiting
@@ -123,8 +138,8 @@ class WebTable:
     def wait(self, cond, what, limit_s=TIMEOUT_S):
         end = time.monotonic() + limit_s
         while not cond():
-            assert self.proc.poll() is None, "the VM stopped (%s) waiting for %s:\n%s" % (
-                self.proc.returncode, what, self.tail())
+            assert self.vm.running, "the VM stopped (%s) waiting for %s:\n%s" % (
+                self.vm.rc, what, self.tail())
             assert time.monotonic() < end, "no %s in %d s:\n%s" % (what, limit_s, self.tail())
             time.sleep(0.02)
 

@@ -32,6 +32,7 @@ every serial line and done when it has nothing left to do.
 """
 import os
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -243,19 +244,31 @@ class VM(Runner):
     """The firmware as .mpy files on the MicroPython VM (`-X heapsize`), the chip models in
     this process (tools/hwbridge.py). The VM waits while the host does not serve it, so
     run() can return between two of its requests and be called again. pace(now_ms) and
-    on_frame() (a display changed) are called every 2 ms of the table's clock at most."""
+    on_frame() (a display changed) are called every 2 ms of the table's clock at most.
+
+    script: the VM's main.py (tools/vm/web_main.py: the Pico W with its web server);
+    record_writes: keep the emulated ns of every data write to each display (`writes`, all
+    boots, as the Pico backend does). serve_in_thread() serves it from a thread of its own
+    while the caller works (the web tests make HTTP requests meanwhile); from other threads
+    only send(), join() and stop()."""
 
     def __init__(self, flash, driver=None, screens=None, heap=VM_HEAP, pace=None,
-                 on_frame=None, script=VM_MAIN):
+                 on_frame=None, script=VM_MAIN, record_writes=False):
         super().__init__(driver, screens)
         self.flash = flash
         self.heap = heap
         self.pace = pace
         self.on_frame = on_frame
         self.script = script
+        self.record_writes = record_writes
+        self.writes = {}                 # display index -> [ns of each data write]
         self.proc = None
         self.bridge = None
         self.rc = None                   # the VM's exit status once it stopped
+        self.thread = None               # the thread serving it (serve_in_thread)
+        # the bridge takes typed bytes out of its buffer in two steps: a line typed from
+        # another thread in between would lose its first bytes
+        self._serial_lock = threading.Lock()
         self._pending = None
         self._last = 0
 
@@ -264,6 +277,15 @@ class VM(Runner):
         import hwbridge
         self.world = self.dworld = w = world or sim.build(n_displays=9)
         self.bridge = hwbridge.Bridge(w)
+        if self.record_writes:
+            for i, disp in enumerate(w.displays):
+                writes = self.writes.setdefault(i, [])
+
+                def wrap(bus, data, orig=disp.write, writes=writes):
+                    orig(bus, data)
+                    if data and data[0] == 0x40:
+                        writes.append(w.clock.ns)
+                disp.write = wrap
         self._attach(self.bridge.push_line)
         self.rc = None
         self._pending = None
@@ -276,11 +298,14 @@ class VM(Runner):
         return self.proc is not None and self.rc is None
 
     def send(self, line):
-        self.bridge.push_line(line)
+        with self._serial_lock:
+            self.bridge.push_line(line)
 
     def _reply(self, req):
+        with self._serial_lock:
+            rep = self.bridge.handle(req[1:].split())
         try:
-            self.proc.stdin.write(self.bridge.handle(req[1:].split()) + "\n")
+            self.proc.stdin.write(rep + "\n")
             self.proc.stdin.flush()
             return True
         except (BrokenPipeError, ValueError):
@@ -355,6 +380,31 @@ class VM(Runner):
             self.rc = self.proc.wait()
             if self.screens:
                 self.screens.watch(self.world)
+
+    # ------------------------------------------------ served from a thread of its own
+    def serve_in_thread(self, until=None):
+        """Serve the booted VM from a daemon thread until until(self) (checked as run()
+        does), without one until the VM stops; the thread."""
+        stop = (lambda: until(self)) if until is not None else (lambda: False)
+        self.thread = threading.Thread(target=self._serve, args=(stop,), daemon=True)
+        self.thread.start()
+        return self.thread
+
+    def join(self, timeout_s=None):
+        """Wait up to timeout_s for the serving thread to end; True if it did."""
+        if self.thread is not None:
+            self.thread.join(timeout_s)
+            return not self.thread.is_alive()
+        return True
+
+    def stop(self, timeout_s=30):
+        """End a VM served by a thread: 'halt' on the serial line, up to timeout_s for the
+        firmware to stop, then the plug. The exit status is rc."""
+        if self.running and self.thread is not None and self.thread.is_alive():
+            self.send("halt")
+            self.join(timeout_s)
+        self.power_cut()
+        self.join(10)
 
 
 # --------------------------------------------------------------------------- the virtual Pico
