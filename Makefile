@@ -53,6 +53,12 @@ clean:
 wiring: $(STAMP)
 	$(PY) tools/wiring.py
 
+# docs/architecture.png, the firmware's parts and a card's way through them, drawn from
+# firmware/ (tools/architecture.py; test_architecture checks it).
+.PHONY: architecture
+architecture: $(STAMP)
+	$(PY) tools/architecture.py
+
 # Compile firmware/ and the drivers to .mpy and copy them to the Pico (tools/deploy.py):
 # `make deploy`, `make deploy PORT=/dev/ttyACM0`, `make deploy DEPLOY_ARGS=--dry-run`,
 # `make deploy BOARD=pico_w` (the Pico W: the table served over Wi-Fi).

@@ -38,7 +38,7 @@ class World:
             self.mux.add_device(ch, addr, d)
             self.displays.append(d)
         self.buttons = [SimPin(name) for name in BUTTONS]
-        self.serial = None            # serial_lines.QueueLines, made by make_serial()
+        self.serial = None            # boards.simdev.serial.QueueLines, made by make_serial()
         self.i2c = None
         self.mux_driver = None
         drvtime.use(self.clock)
@@ -113,6 +113,6 @@ def make_serial():
     """The USB serial line's input: a line source with poll() -> str or None."""
     w = _world()
     if getattr(w, "serial", None) is None:
-        from serial_lines import QueueLines
+        from boards.simdev.serial import QueueLines
         w.serial = QueueLines()
     return w.serial

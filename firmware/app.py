@@ -17,6 +17,14 @@
 #   ! <reason>         a card, a press or the reader was refused / reported an anomaly
 #   > <prompt>         the table's prompt, whenever it changes
 #   # <info>           boot, recovery, deal results
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import sys
 
 import drvtime
@@ -33,7 +41,7 @@ from session import Session
 from tag_run import TagRun
 from transcript import event_text
 
-SRC_SHOE = 0
+_SRC_SHOE = const(0)
 SRC_BUTTON = 1
 SRC_SERIAL = 2
 
@@ -110,7 +118,7 @@ class Table:
         collect()                        # the replay's garbage out before the reader's code
         uid_map = None
         if st.uid_map:
-            from shoe_reader import UidMap
+            from uid_map import UidMap
             try:
                 uid_map = UidMap().load(self.root + st.uid_map)
             except (OSError, ValueError) as x:
@@ -264,7 +272,7 @@ class Table:
         if r is not None:
             busy = True
             if isinstance(r, int):
-                why = self.event(E.EV_CARD, 0, 0, r, SRC_SHOE)
+                why = self.event(E.EV_CARD, 0, 0, r, _SRC_SHOE)
                 if why:
                     self.refuse("card: " + why)
             else:

@@ -66,7 +66,7 @@ def kitty(e, amount):
     if v[_R_KITTY] == 0:
         if amount < r.kitty_min or amount > r.kitty_max:
             return "the kitty must be %d to %d units (X1)" % (r.kitty_min, r.kitty_max)
-    elif v[_R_KITTY] + amount > r.kitty_max:
+    elif amount > e.kitty_room():
         return "the kitty may not grow beyond %d units (X8)" % r.kitty_max
     e.sw[v[_R_BANKER] * _SW + _SW_BALANCE] -= amount
     v[_R_KITTY] += amount
@@ -117,7 +117,7 @@ def shoot(e, seat, amount):
         ok = True  # X5
     if not ok:
         return "a shoot bet is allowed only before the fourth card on a three-card hand (X4, X5)"
-    if v[_R_OUTSTANDING_SHOOT] + amount > v[_R_KITTY]:
+    if amount > e.shoot_room():
         return "the shoot bets would exceed the kitty of %d (X4)" % v[_R_KITTY]
     if hw[slot * _HW + _HW_SHOOT] + amount > _MAX_SHOOT:
         return "one hand's shoot bets may total at most %d units (X4)" % _MAX_SHOOT
@@ -141,7 +141,7 @@ def _shoot_before_second_card(e, seat, amount):
         return "seat %d is not a player this deal (X2)" % seat
     if p < v[_R_SHOOT_POS]:
         return "shoot bets go in play order: seat %d has passed (X2)" % seat
-    if v[_R_OUTSTANDING_SHOOT] + amount > v[_R_KITTY]:
+    if amount > e.shoot_room():
         return "the shoot bets would exceed the kitty of %d (X2)" % v[_R_KITTY]
     if amount > _MAX_SHOOT:
         return "one hand's shoot bets may total at most %d units (X2)" % _MAX_SHOOT

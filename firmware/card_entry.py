@@ -1,13 +1,21 @@
 # A card by hand: a card whose tag will not read (a damaged sticker, a tag outside the UID
 # map) is chosen on the buttons and goes through the table's event() like a read card:
 # journaled first, then shown as a read card would be (face down only on its seat's display).
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import engine as E
 import views as V
 
-B_MINUS = 4
-B_PLUS = 5
-B_OK = 6
-B_UNDO = 7
+_B_MINUS = const(4)
+_B_PLUS = const(5)
+_B_OK = const(6)
+_B_UNDO = const(7)
 
 
 class CardEntry:
@@ -44,13 +52,13 @@ class CardEntry:
         would tell where it is)."""
         ui = self.t.ui
         c = ui.value
-        if b == B_OK:
+        if b == _B_OK:
             self.c.commit()
-        elif b == B_UNDO:
+        elif b == _B_UNDO:
             self.c.close()
             self.t.narrator.prompt()
-        elif b == B_MINUS or b == B_PLUS:
-            d = 1 if b == B_PLUS else -1
+        elif b == _B_MINUS or b == _B_PLUS:
+            d = 1 if b == _B_PLUS else -1
             if long:
                 c = (c & ~3) | ((c & 3) + d) % 4
             else:

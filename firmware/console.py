@@ -1,10 +1,18 @@
 # The serial line's commands: each input line gets exactly one answer, "ok ..." or
 # "error: ..." (an event's own "ok #N" line comes from the table). The events themselves are
 # the transcript language (docs/TRANSCRIPT.md).
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 from buttons import LONG
 from transcript import ParseError, parse_event, strip
 
-SRC_SERIAL = 2                           # app.SRC_SERIAL: an event's source
+_SRC_SERIAL = const(2)                           # app.SRC_SERIAL: an event's source
 BUTTON_NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
         "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "
@@ -71,6 +79,6 @@ class Console:
             except ParseError as x:
                 say("error: %s" % x)
                 return
-            why = t.event(ev, seat, amount, card, SRC_SERIAL)
+            why = t.event(ev, seat, amount, card, _SRC_SERIAL)
             if why:
                 say("error: " + why)

@@ -2,25 +2,29 @@
 # casino game), or moves the amount entry the game or a button opened (stakes, a buy, the
 # kitty, a shoot bet, the sale of the bank), or goes to the menu (a long OK), the card by
 # hand or the tag mode. The entry's state lives in views.UI, which the views draw.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import engine as E
 import views as V
-from bank_sale import BankSale
 from buttons import LONG
-from card_entry import CardEntry
-from menu import Menu
-from shoot_window import ShootWindow
 
 # buttons, in boards' BUTTONS order
-B_STICK = 0
-B_TWIST = 1
-B_BUY = 2
-B_SPLIT = 3
-B_MINUS = 4
-B_PLUS = 5
-B_OK = 6
-B_UNDO = 7
+_B_STICK = const(0)
+_B_TWIST = const(1)
+_B_BUY = const(2)
+_B_SPLIT = const(3)
+_B_MINUS = const(4)
+_B_PLUS = const(5)
+_B_OK = const(6)
+_B_UNDO = const(7)
 
-SRC_BUTTON = 1                           # app.SRC_BUTTON: an event's source
+_SRC_BUTTON = const(1)                           # app.SRC_BUTTON: an event's source
 BANKER_DISPLAY = 8
 
 
@@ -28,10 +32,24 @@ class Controls:
     def __init__(self, table):
         self.t = table
         self.ui = table.ui
-        self.menu = Menu(table, self)
-        self.sale = BankSale(table, self)
-        self.shoot = ShootWindow(table, self)
-        self.card = CardEntry(table, self)
+
+    def __getattr__(self, name):
+        # The modes a table may never use (the menu, the sale of the bank, the shoot window,
+        # a card by hand) are made, and their modules imported, on first use: frozen code
+        # costs no heap, but each function of an imported module is an object on it.
+        if name == "menu":
+            from menu import Menu as mode
+        elif name == "sale":
+            from bank_sale import BankSale as mode
+        elif name == "shoot":
+            from shoot_window import ShootWindow as mode
+        elif name == "card":
+            from card_entry import CardEntry as mode
+        else:
+            raise AttributeError(name)
+        m = mode(self.t, self)
+        setattr(self, name, m)
+        return m
 
     def press(self, b):
         long = b >= LONG
@@ -43,15 +61,15 @@ class Controls:
             ui.msg = ""
             t.screens.all_dirty()
         if ui.fatal:
-            if b == B_OK and t.settings.error:
+            if b == _B_OK and t.settings.error:
                 t.use_defaults()
             return
         if t.tags.busy:
-            if b == B_UNDO:              # UNDO stops the tag mode; other presses wait
+            if b == _B_UNDO:              # UNDO stops the tag mode; other presses wait
                 t.tags.stop()
             return
         if ui.over:
-            if b == B_OK:
+            if b == _B_OK:
                 t.new_session()
             return
         if ui.kind == V.K_MENU:
@@ -63,12 +81,12 @@ class Controls:
         if ui.kind != V.K_NONE and not long and self._entry_press(b, e):
             return
         if long:
-            if b == B_OK:
+            if b == _B_OK:
                 self.menu.open()
-            elif b == B_PLUS and ui.kind != V.K_NONE:
+            elif b == _B_PLUS and ui.kind != V.K_NONE:
                 ui.value = ui.hi
                 self.entry_moved()
-            elif b == B_MINUS and ui.kind != V.K_NONE:
+            elif b == _B_MINUS and ui.kind != V.K_NONE:
                 ui.value = ui.lo
                 self.entry_moved()
             return
@@ -77,25 +95,25 @@ class Controls:
     def _entry_press(self, b, e):
         """A short press while an amount entry is open; False when it is not the entry's."""
         ui = self.ui
-        if b == B_MINUS or b == B_PLUS:
-            v = ui.value + (1 if b == B_PLUS else -1)
+        if b == _B_MINUS or b == _B_PLUS:
+            v = ui.value + (1 if b == _B_PLUS else -1)
             if ui.kind == V.K_SELL_SEAT and v == e.banker:
-                v += 1 if b == B_PLUS else -1   # N4: the bank goes to another seat
+                v += 1 if b == _B_PLUS else -1   # N4: the bank goes to another seat
             if ui.lo <= v <= ui.hi:
                 ui.value = v
             self.entry_moved()
             return True
-        if b == B_OK:
+        if b == _B_OK:
             self.commit()
             return True
-        if b == B_UNDO and ui.kind == V.K_SHOOT and not ui.manual and self.shoot.passed():
+        if b == _B_UNDO and ui.kind == V.K_SHOOT and not ui.manual and self.shoot.passed():
             self.shoot.unpass()
             return True
-        if b == B_UNDO and ui.manual:
+        if b == _B_UNDO and ui.manual:
             self.close()
             self.t.narrator.prompt()     # a sale's prompt ends with it
             return True
-        if b == B_BUY and ui.kind == V.K_BUY:
+        if b == _B_BUY and ui.kind == V.K_BUY:
             ui.kind = V.K_NONE
             ui.manual = False
             self.t.screens.all_dirty()
@@ -106,28 +124,28 @@ class Controls:
         t = self.t
         seat = V.acting_seat(e)
         why = None
-        if b == B_STICK:
+        if b == _B_STICK:
             if e.casino and e.phase == E.PH_IDLE:
                 why = self.same_bets()
             elif e.phase == E.PH_BANKER and not e.casino:
-                why = t.event(E.EV_STAND, 0, 0, 0, SRC_BUTTON)
+                why = t.event(E.EV_STAND, 0, 0, 0, _SRC_BUTTON)
             else:
-                why = t.event(E.EV_STICK, seat, 0, 0, SRC_BUTTON)
-        elif b == B_TWIST:
-            why = t.event(E.EV_TWIST, seat, 0, 0, SRC_BUTTON)
-        elif b == B_SPLIT:
-            why = t.event(E.EV_SPLIT, seat, 0, 0, SRC_BUTTON)
-        elif b == B_BUY:
+                why = t.event(E.EV_STICK, seat, 0, 0, _SRC_BUTTON)
+        elif b == _B_TWIST:
+            why = t.event(E.EV_TWIST, seat, 0, 0, _SRC_BUTTON)
+        elif b == _B_SPLIT:
+            why = t.event(E.EV_SPLIT, seat, 0, 0, _SRC_BUTTON)
+        elif b == _B_BUY:
             if e.casino:
-                why = t.event(E.EV_DOUBLE, seat, 0, 0, SRC_BUTTON)
+                why = t.event(E.EV_DOUBLE, seat, 0, 0, _SRC_BUTTON)
             else:
                 why = self._open_buy(seat)
-        elif b == B_OK:
+        elif b == _B_OK:
             if e.want_shuffle and not e.in_deal():
-                why = t.event(E.EV_SHUFFLE, 0, 0, 0, SRC_BUTTON)
+                why = t.event(E.EV_SHUFFLE, 0, 0, 0, _SRC_BUTTON)
             else:
                 why = "nothing to confirm: " + V.prompt(e, self.ui)
-        elif b == B_UNDO:
+        elif b == _B_UNDO:
             why = t.undo()
             if why is None:
                 t.say("* undo: back at #%d" % t.session.nev)
@@ -187,19 +205,19 @@ class Controls:
         seat = ui.seat
         v = ui.value
         if kind == V.K_STAKE:
-            why = t.event(E.EV_STAKE, seat, v, 0, SRC_BUTTON)
+            why = t.event(E.EV_STAKE, seat, v, 0, _SRC_BUTTON)
         elif kind == V.K_BUY:
-            why = t.event(E.EV_BUY, seat, v, 0, SRC_BUTTON)
+            why = t.event(E.EV_BUY, seat, v, 0, _SRC_BUTTON)
         elif kind == V.K_KITTY:
-            why = t.event(E.EV_KITTY, 0, v, 0, SRC_BUTTON)
+            why = t.event(E.EV_KITTY, 0, v, 0, _SRC_BUTTON)
         elif kind == V.K_CARD:
-            why = t.event(E.EV_CARD, 0, 0, v, SRC_BUTTON)   # refused: the entry stays
+            why = t.event(E.EV_CARD, 0, 0, v, _SRC_BUTTON)   # refused: the entry stays
         elif kind >= V.K_SELL_SEAT:
             why = self.sale.step(kind, seat, v)
         elif v == 0:
             why = self.shoot.pass_(seat)
         else:
-            why = t.event(E.EV_SHOOT, seat, v, 0, SRC_BUTTON)
+            why = t.event(E.EV_SHOOT, seat, v, 0, _SRC_BUTTON)
         if why:
             t.refuse(why, seat)
 
@@ -222,7 +240,7 @@ class Controls:
         lo = hi = 0
         ph = e.phase
         r = e.rules
-        shooter = self.shoot.window_seat()
+        shooter = self.shoot.window_seat() if r.shoot else 0
         if ph == E.PH_STAKES or ph == E.PH_BETS or (
                 e.casino and ph == E.PH_IDLE and not e.want_shuffle and not ui.over):
             kind = V.K_STAKE
@@ -236,7 +254,7 @@ class Controls:
         elif shooter:
             kind = V.K_SHOOT            # X2: 0 = pass
             seat = shooter
-            hi = e.kitty - e.outstanding_shoot
+            hi = e.shoot_room()
         if kind != ui.kind or seat != ui.seat or lo != ui.lo or hi != ui.hi:
             ui.kind = kind
             ui.seat = seat
@@ -255,7 +273,7 @@ class Controls:
             return "no bets of a previous round to repeat (D2)"
         seat = 1
         while True:
-            why = t.event(E.EV_STAKE, seat, bets[seat - 1], 0, SRC_BUTTON)
+            why = t.event(E.EV_STAKE, seat, bets[seat - 1], 0, _SRC_BUTTON)
             if why or e.phase != E.PH_BETS:
                 return why
             seat = e.next_stake_seat()

@@ -12,11 +12,6 @@ class Pull:
     DOWN = 2
 
 
-class DriveMode:
-    PUSH_PULL = 0
-    OPEN_DRAIN = 1
-
-
 class DigitalInOut:
     def __init__(self, pin):
         self._pin = pin          # a machine.Pin-like object: init(mode, pull), value([v])
@@ -57,7 +52,9 @@ class DigitalInOut:
         elif p == Pull.DOWN:
             self._pin.init(self._mode(False), getattr(cls, "PULL_DOWN", 2))
 
-    def switch_to_output(self, value=False, drive_mode=DriveMode.PUSH_PULL):
+    def switch_to_output(self, value=False, drive_mode=0):
+        # (drive_mode: CircuitPython's DriveMode.PUSH_PULL is 0; no driver here asks for
+        # another, so the class that names it is not kept on the heap)
         self.direction = Direction.OUTPUT
         self.value = value
 

@@ -147,6 +147,45 @@ _SB_CUT_IN = const(3)
 
 
 
+# The registers' names in register order (engine.phase is self.v[_R_PHASE]).
+_REGISTER_NAMES = (
+    "phase",
+    "casino",
+    "seats",
+    "packs",
+    "copies",
+    "max_hands",
+    "banker",
+    "kitty",
+    "deal_kitty",
+    "need_kitty",
+    "want_shuffle",
+    "deals",
+    "counted",
+    "deals_ended",
+    "last_void",
+    "last_counted",
+    "pontoon_dealt",
+    "banker_pontoon",
+    "doubled",
+    "shoot_pos",
+    "outstanding_shoot",
+    "pos",
+    "cur",
+    "pend",
+    "pend_left",
+    "pend_slot",
+    "pend_slot2",
+    "norder",
+    "nslots",
+    "nplayers",
+    "top_layer",
+    "top_count",
+    "next_layer",
+    "deal_layer_base",
+    "in_shoe",
+)
+
 class Engine:
     """The game's state and what the controller, views and tools ask of it. The rules'
     work is done by functions of the engine in shoe_layers (R2, B1), deal (D), actions (P),
@@ -205,33 +244,16 @@ class Engine:
         return (len(self.v) * 4 + len(self.hb) + len(self.hw) * 2 + len(self.sw) * 4
                 + len(self.sb) + len(self.order) + len(self.porder) + len(self.loc))
 
-    # Registers read outside the engine, by name (the engine's own code indexes self.v).
-    phase = property(lambda self: self.v[_R_PHASE])
-    casino = property(lambda self: self.v[_R_CASINO])
-    seats = property(lambda self: self.v[_R_SEATS])
-    packs = property(lambda self: self.v[_R_PACKS])
-    copies = property(lambda self: self.v[_R_COPIES])
-    max_hands = property(lambda self: self.v[_R_MAX_HANDS])
-    banker = property(lambda self: self.v[_R_BANKER])
-    kitty = property(lambda self: self.v[_R_KITTY])
-    deal_kitty = property(lambda self: self.v[_R_DEAL_KITTY])
-    need_kitty = property(lambda self: self.v[_R_NEED_KITTY])
-    want_shuffle = property(lambda self: self.v[_R_WANT_SHUFFLE])
-    deals = property(lambda self: self.v[_R_DEALS])
-    counted = property(lambda self: self.v[_R_COUNTED])
-    deals_ended = property(lambda self: self.v[_R_DEALS_ENDED])
-    last_void = property(lambda self: self.v[_R_LAST_VOID])
-    last_counted = property(lambda self: self.v[_R_LAST_COUNTED])
-    doubled = property(lambda self: self.v[_R_DOUBLED])
-    shoot_pos = property(lambda self: self.v[_R_SHOOT_POS])
-    outstanding_shoot = property(lambda self: self.v[_R_OUTSTANDING_SHOOT])
-    pos = property(lambda self: self.v[_R_POS])
-    pend = property(lambda self: self.v[_R_PEND])
-    norder = property(lambda self: self.v[_R_NORDER])
-    nslots = property(lambda self: self.v[_R_NSLOTS])
-    nplayers = property(lambda self: self.v[_R_NPLAYERS])
-    top_layer = property(lambda self: self.v[_R_TOP_LAYER])
-    top_count = property(lambda self: self.v[_R_TOP_COUNT])
+    def __getattr__(self, name):
+        # engine.phase, engine.kitty, ...: the registers by name, read-only, for the other
+        # modules (the engine's own code indexes self.v). A property per register cost
+        # about 1 KB of the Pico's heap (a function and a property object each); this and
+        # the frozen tuple of names cost none.
+        try:
+            i = _REGISTER_NAMES.index(name)
+        except ValueError:
+            raise AttributeError(name) from None
+        return self.v[i]
 
     # ----------------------------------------------------------------- hands and seats
     def ncards(self, slot):
@@ -254,6 +276,15 @@ class Engine:
         last buy, or twice the first stake for its first buy."""
         last = self.hw[slot * _HW + _HW_LASTBUY]
         return last if last else 2 * self.sw[seat * _SW + _SW_INITIAL]
+
+    def shoot_room(self):
+        """X2, X4: the most a shoot bet may be now, the kitty not yet covered by them."""
+        v = self.v
+        return v[_R_KITTY] - v[_R_OUTSTANDING_SHOOT]
+
+    def kitty_room(self):
+        """X8: the most the banker may add to the kitty now."""
+        return self.rules.kitty_max - self.v[_R_KITTY]
 
     def hand_shoot(self, slot):
         return self.hw[slot * _HW + _HW_SHOOT]

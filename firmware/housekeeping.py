@@ -2,15 +2,23 @@
 # activity, the heap's figures once a deal, and folding the journal's tail at moments when
 # no card can come. On a Pico the loop is blind meanwhile (a collection 19 ms, each heap
 # figure another 8 ms, a fold a few hundred ms of flash work), so each waits for its moment.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import drvtime
 
 # the tail is folded while a player decides once it holds this many bytes (of
 # journal.TAIL_MAX): fewer folds, and still rarely a fold inside an append
-FOLD_IDLE = 240
+_FOLD_IDLE = const(240)
 # between deals the tail is folded once nothing has happened for this long: a dealer who
 # starts the next deal at once is not met by a blind loop
-QUIET_MS = 1500
-SNAP_AFTER = 16                          # events a boot may replay before a snapshot is due
+_QUIET_MS = const(1500)
+_SNAP_AFTER = const(16)        # events a boot may replay before a snapshot is due
 # A collection once this much has been allocated since the last one: garbage then never
 # spreads far above the live data, so what outlives it (a new session's engine, a message)
 # is not left high in the heap, splitting the free space (MicroPython allocates first-fit
@@ -101,9 +109,9 @@ class Housekeeping:
         if not j.nbody:
             # nothing to fold, but a boot or UNDO replayed many events: a snapshot, once
             # the table is quiet, spares the next boot that replay
-            return (s.snapshot_due(SNAP_AFTER) and self._quiet()
+            return (s.snapshot_due(_SNAP_AFTER) and self._quiet()
                     and (self._players_turn() or not e.in_deal()))
-        if j.nbody >= FOLD_IDLE and self._players_turn():
+        if j.nbody >= _FOLD_IDLE and self._players_turn():
             return True
         return not e.in_deal() and self._quiet()
 
@@ -114,4 +122,4 @@ class Housekeeping:
         return e is not None and e.in_deal() and e.expected_card_slot() == -1
 
     def _quiet(self):
-        return drvtime.ticks_diff(drvtime.ticks_ms(), self.active_at) >= QUIET_MS
+        return drvtime.ticks_diff(drvtime.ticks_ms(), self.active_at) >= _QUIET_MS

@@ -6,7 +6,7 @@ POLL_BYTES = 2 * MAX_LINE + 2
 REFUSED = "\x15"          # NAK: poll() returned a refused line; the reason follows
 STOP = "\x03"             # poll() returned Ctrl-C
 
-_NAMES = {0: "NUL", 4: "Ctrl-D", 0x1B: "ESC", 0x7F: "DEL"}
+_NAMES = ((0, "NUL"), (4, "Ctrl-D"), (0x1B, "ESC"), (0x7F, "DEL"))   # in flash, not a dict
 
 
 class LineAssembler:
@@ -53,7 +53,10 @@ class LineAssembler:
         n = self.n
         self._reset()
         if bad >= 0:
-            name = _NAMES.get(bad)
+            name = None
+            for code, text in _NAMES:
+                if code == bad:
+                    name = text
             return "%sbyte 0x%02X%s at column %d is not printable ASCII: line refused" % (
                 REFUSED, bad, " (%s)" % name if name else "", self.bad_at)
         if length > self.max:

@@ -1,13 +1,21 @@
 # The banker's menu (a long OK): the items that make sense now, MINUS/PLUS to choose, OK to
 # take one, UNDO to leave. Every event of the transcript language can be given from here,
 # so a table without a serial line lacks nothing.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import engine as E
 import views as V
 
-B_MINUS = 4
-B_PLUS = 5
-B_OK = 6
-B_UNDO = 7
+_B_MINUS = const(4)
+_B_PLUS = const(5)
+_B_OK = const(6)
+_B_UNDO = const(7)
 SRC_BUTTON = 1
 
 
@@ -65,17 +73,17 @@ class Menu:
 
     def press(self, b):
         ui = self.ui
-        if b == B_MINUS:
+        if b == _B_MINUS:
             ui.menu_i = (ui.menu_i - 1) % len(ui.menu)
-        elif b == B_PLUS:
+        elif b == _B_PLUS:
             ui.menu_i = (ui.menu_i + 1) % len(ui.menu)
-        elif b == B_OK:
+        elif b == _B_OK:
             item = ui.menu[ui.menu_i]
             ui.kind = V.K_NONE
             ui.manual = False
             self.c.sync()
             self._choose(item)
-        elif b == B_UNDO:
+        elif b == _B_UNDO:
             ui.kind = V.K_NONE
             ui.manual = False
             self.c.sync()
@@ -99,7 +107,7 @@ class Menu:
         elif item == V.M_BANKDOUBLE:
             why = t.event(E.EV_BANKDOUBLE, 0, 0, 0, SRC_BUTTON)
         elif item == V.M_KITTY:
-            room = e.rules.kitty_max - e.kitty
+            room = e.kitty_room()
             if room < 1:
                 why = "the kitty is at its maximum (X8)"
             else:

@@ -50,22 +50,22 @@ ORDER_NAMES = ("equal", "picture_beats_ten", "natural_beats_plain", "ace_ten_ord
 # name: (presets it applies to, kind, low, high). kind "n" = number, "s" = on/off switch,
 # "o" = pontoon_order word, "b" = burn (13, 14 or off). Stakes and the kitty are capped
 # (100, 10000) so that every per-hand amount fits the engine's 16-bit hand words.
-_OPTIONS = {
-    "stake_min": ("classic casino", "n", 1, 100),
-    "stake_max": ("classic casino", "n", 1, 100),
-    "split_aces_only": ("classic", "s", 0, 1),
-    "stick_min": ("classic", "n", 15, 16),
-    "banker_doubling": ("classic", "s", 0, 1),
-    "pontoon_pays": ("classic", "n", 1, 3),
-    "banker_pontoon_collects_single": ("classic", "s", 0, 1),
-    "four_card_eleven_twist_only": ("classic", "s", 0, 1),
-    "royal_pontoon": ("classic", "s", 0, 1),
-    "pontoon_order": ("classic", "o", 0, 3),
-    "burn": ("classic", "b", 13, 14),
-    "shoot": ("classic", "s", 0, 1),
-    "kitty_min": ("classic", "n", 1, 10000),
-    "kitty_max": ("classic", "n", 1, 10000),
-}
+_OPTIONS = (   # pairs, not a dict: a constant tuple stays in flash, a dict is built on the heap
+    ("stake_min", ("classic casino", "n", 1, 100)),
+    ("stake_max", ("classic casino", "n", 1, 100)),
+    ("split_aces_only", ("classic", "s", 0, 1)),
+    ("stick_min", ("classic", "n", 15, 16)),
+    ("banker_doubling", ("classic", "s", 0, 1)),
+    ("pontoon_pays", ("classic", "n", 1, 3)),
+    ("banker_pontoon_collects_single", ("classic", "s", 0, 1)),
+    ("four_card_eleven_twist_only", ("classic", "s", 0, 1)),
+    ("royal_pontoon", ("classic", "s", 0, 1)),
+    ("pontoon_order", ("classic", "o", 0, 3)),
+    ("burn", ("classic", "b", 13, 14)),
+    ("shoot", ("classic", "s", 0, 1)),
+    ("kitty_min", ("classic", "n", 1, 10000)),
+    ("kitty_max", ("classic", "n", 1, 10000)),
+)
 
 
 class RulesError(Exception):
@@ -97,11 +97,13 @@ class Rules:
 
     def set(self, name, text):
         """Set one option from its text; raises RulesError naming the allowed values."""
-        spec = _OPTIONS.get(name)
+        spec = None
+        for known, known_spec in _OPTIONS:
+            if known == name:
+                spec = known_spec
         if spec is None:
-            raise RulesError(
-                "unknown rules option '%s' (allowed: %s)" % (name, ", ".join(sorted(_OPTIONS)))
-            )
+            raise RulesError("unknown rules option '%s' (allowed: %s)"
+                             % (name, ", ".join(sorted(k for k, _ in _OPTIONS))))
         presets, kind, low, high = spec
         if self.name not in presets.split():
             raise RulesError(

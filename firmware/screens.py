@@ -2,12 +2,20 @@
 # may have changed; redraw_one() builds one dirty display's lines (the priority one first),
 # skips it when they hash as before, and sends it a page a pass so that a card is read
 # between pages. The views (views.py) make the lines; seat_displays.py puts them on glass.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 from array import array
 
 import views as V
 
 BANKER_DISPLAY = 8
-INTERRUPTED = -2                         # seat_displays: a card came between two pages
+_INTERRUPTED = const(-2)                         # seat_displays: a card came between two pages
 
 
 class Screens:
@@ -119,7 +127,7 @@ class Screens:
         # the whole display at once
         r = self.disp.show(i, self.buf, hl,
                            self._page_sent if t.reader is not None else None)
-        if r == INTERRUPTED:             # by a card: finish later
+        if r == _INTERRUPTED:             # by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i
             self.first = i

@@ -15,6 +15,14 @@
 # sequence; each panel then gets those commands in one write (not one write a command), is
 # not cleared (its RAM is unknown: the first show() sends every page, which is the clear)
 # and is switched on once that first show() has drawn all of it (no power-on noise seen).
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import sys
 
 from adafruit_bus_device.i2c_device import I2CDevice
@@ -23,13 +31,13 @@ from font5x7 import ADVANCE, FONT
 if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
     from native_shim import micropython, ptr8  # noqa: F401
 
-COLUMNS = 21
+_COLUMNS = const(21)
 _UNKNOWN = 0  # a page whose content is not known (after a failure or redraw())
 _NO_HIGHLIGHT = 255
-INTERRUPTED = -2
-# Whole pages go out at most RUN_PAGES in one write: the longest the bus is held by a
+_INTERRUPTED = const(-2)
+# Whole pages go out at most _RUN_PAGES in one write: the longest the bus is held by a
 # display (one 128-column page: 140 bytes, 3.2 ms at 400 kHz) while a card may be waiting
-RUN_PAGES = 1
+_RUN_PAGES = const(1)
 
 
 _DISPLAY_ON = 0xAF
@@ -139,9 +147,6 @@ class SeatDisplays:
         self.ok = bytearray(self.n)                     # 1: initialised and answering
         # What each panel shows: one byte per character cell, 0 = not known.
         self._text = bytearray(self.n * self.pages * self.cols)
-        # the line each page was last brought up to date with: an unchanged line is one
-        # string comparison, not a loop over its cells (on a Pico: 1 ms a page, not 8)
-        self._shown = [None] * (self.n * self.pages)
         self._hl = bytearray(self.n)
         self._cmd = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")   # columns a..b, pages a..b
         self.bytes_sent = 0          # payload + address bytes pushed by show()
@@ -157,15 +162,10 @@ class SeatDisplays:
         if not any(self.ok):
             raise OSError("no seat display answers")
 
-    def _forget(self, i):
-        for p in range(i * self.pages, (i + 1) * self.pages):
-            self._shown[p] = None
-
     def _mark(self, i, value):
         n = self.pages * self.cols
         o = i * n
         self._text[o:o + n] = bytes([value]) * n        # in C: a loop here was 2 ms a panel
-        self._forget(i)
 
     def _init(self, i):
         dev = self._devs[i]
@@ -222,7 +222,7 @@ class SeatDisplays:
     def show(self, i, lines, highlight=-1, stop=None):
         """Show up to `pages` lines on display i (line `highlight` inverted). Returns the
         number of pages sent (0: nothing changed), -1 if the display does not answer, or
-        INTERRUPTED when stop() (asked before the next page once one was drawn) said that
+        _INTERRUPTED when stop() (asked before the next page once one was drawn) said that
         other work goes first: the pages not sent yet go out with the next show()."""
         if not self.ok[i] and not self._init(i):
             return -1
@@ -239,7 +239,7 @@ class SeatDisplays:
         self.last_bytes = 0
         self.last_pages = 0
         # nothing to give way to (no stop()): whole pages go out in one write
-        run_pages = RUN_PAGES if stop is not None else self.pages
+        run_pages = _RUN_PAGES if stop is not None else self.pages
         try:
             run = -1                     # first page of a run of whole pages to send
             for p in range(self.pages + 1):
@@ -247,19 +247,19 @@ class SeatDisplays:
                         and stop():
                     self._interrupt(i, p, run, old_hl, highlight)
                     self.bytes_sent += self.last_bytes
-                    return INTERRUPTED
+                    return _INTERRUPTED
                 first = -1
                 last = -1
                 if p < self.pages:
                     line = lines[p] if p < n else ""
                     o = (i * self.pages + p) * cols
                     whole = (p == highlight) != (p == old_hl) or text[o] == _UNKNOWN
-                    if whole or line != self._shown[i * self.pages + p]:
-                        r = _cells(text, o, line, len(line), cols, 1 if whole else 0)
-                        if r >= 0:
-                            first = r & 0xFF
-                            last = r >> 8
-                    self._shown[i * self.pages + p] = line
+                    # the cells compared in machine code (a copy of each line shown, to
+                    # compare strings instead, held about 3 KB of heap for 9 displays)
+                    r = _cells(text, o, line, len(line), cols, 1 if whole else 0)
+                    if r >= 0:
+                        first = r & 0xFF
+                        last = r >> 8
                     if first >= 0:
                         self._render(p, line, p == highlight)
                         self.last_pages += 1
@@ -273,7 +273,7 @@ class SeatDisplays:
                             text[k] = _UNKNOWN
                         self._interrupt(i, p + 1, -1, old_hl, highlight)
                         self.bytes_sent += self.last_bytes
-                        return INTERRUPTED
+                        return _INTERRUPTED
                 if full:
                     if run >= 0 and p - run >= run_pages:
                         self._push(dev, run, p - 1, 0, w - 1)

@@ -26,17 +26,16 @@
 # line N: ..." and default values, so the controller can say so on every display.
 from rules import RulesError, parse_rules, seats_error
 
-_NUMBERS = {
-    # key: (low, high)
-    "height": (32, 64),
-    "gone_polls": (1, 20),
-    "timeout_ms": (20, 2000),
-    "debounce_ms": (5, 500),
-    "release_ms": (5, 500),
-    "long_ms": (200, 5000),
-    "web_port": (1, 65535),
-    "web_timeout": (2, 60),
-}
+_NUMBERS = (   # key, low, high (a tuple stays in flash; a dict would be built on the heap)
+    ("height", 32, 64),
+    ("gone_polls", 1, 20),
+    ("timeout_ms", 20, 2000),
+    ("debounce_ms", 5, 500),
+    ("release_ms", 5, 500),
+    ("long_ms", 200, 5000),
+    ("web_port", 1, 65535),
+    ("web_timeout", 2, 60),
+)
 _SWITCHES = ("seat_displays", "web")
 _TEXTS = ("wifi", "wifi_password", "ap_name", "ap_password")   # may hold spaces
 
@@ -133,8 +132,9 @@ def _set(s, key, value):
     if key == "uid_map":
         s.uid_map = value
         return None
-    if key in _NUMBERS:
-        lo, hi = _NUMBERS[key]
+    for name, lo, hi in _NUMBERS:
+        if name != key:
+            continue
         n = _int(value)
         if n < lo or n > hi or (key == "height" and n not in (32, 64)):
             if key == "height":

@@ -19,7 +19,7 @@ class ShootWindow:
             self.skip = 0                # passes live only while their window is open
             return 0
         i = e.shoot_pos if e.shoot_pos > self.skip else self.skip
-        if i >= e.nplayers or e.kitty - e.outstanding_shoot < 1:
+        if i >= e.nplayers or e.shoot_room() < 1:
             return 0
         return e.porder[i]
 
@@ -35,7 +35,7 @@ class ShootWindow:
         if not seat:
             seat = self.window_seat()
             lo = 0                       # X2: 0 = pass
-        room = e.kitty - e.outstanding_shoot
+        room = e.shoot_room()
         if not seat or room < 1:
             return "no shoot bet is possible now (X2, X4)"
         self.c.open(V.K_SHOOT, seat, lo, room)

@@ -15,7 +15,7 @@
 #          already (which one is said), other NDEF data, a read-only or locked tag, a UID the
 #          UID map gives another card. A tag holding the wanted card counts ("same").
 # enroll - for read-only tags: UID -> card into the UID map, saved to `uidmap_path` after
-#          every card (shoe_reader.UidMap format). Refused: a UID enrolled as another card,
+#          every card (uid_map.UidMap format). Refused: a UID enrolled as another card,
 #          a tag whose NDEF Text says another card or is not a card (the reader would reject it).
 # check  - read a finished deck: each tag's card (NDEF Text, else the UID map), duplicates
 #          (another tag with the same card), the same tag again, unknown tags; at the end the
@@ -58,7 +58,7 @@ import drvtime
 from cards import card_name, parse_card
 from pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, RFCONFIG, Link, list_params, \
     retries_params
-from shoe_reader import UidMap
+from uid_map import UidMap
 from tag_deck import SUITS, DeckCheck, deck_card, deck_place  # noqa: F401  (public here too)
 from tag_image import TagImage, text_record  # noqa: F401  (public here too)
 

@@ -26,7 +26,8 @@ _EVENTS = {
     "shuffle": (EV_SHUFFLE, ""),
     "void": (EV_VOID, ""),
 }
-_ARG_NAMES = {"s": "a seat number", "n": "an amount", "c": "a card code such as QH or TS"}
+_ARG_LETTERS = "snc"            # and what each letter names, in a tuple (kept in flash)
+_ARG_NAMES = ("a seat number", "an amount", "a card code such as QH or TS")
 HEADER_WORDS = ("rules", "seats", "banker", "packs")
 
 
@@ -69,7 +70,7 @@ def parse_event(words):
         )
     ev, args = spec
     if len(words) - 1 != len(args):
-        need = ", ".join([_ARG_NAMES[a] for a in args]) or "nothing"
+        need = ", ".join([_ARG_NAMES[_ARG_LETTERS.index(a)] for a in args]) or "nothing"
         raise ParseError("'%s' takes %s" % (words[0], need))
     seat = amount = card = 0
     for i in range(len(args)):

@@ -4,11 +4,19 @@
 # Hidden information (D1, D3, P4, K1): a seat display shows only its own seat's cards; the
 # banker's cards reach a display only from the banker's turn on (PH_BANKER or later, or
 # once the deal has ended); the banker display never shows a player's cards.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import engine as E
 import hands
 from cards import card_name
 
-COLS = 21
+_COLS = const(21)
 
 # UI entry kinds (ui.kind)
 K_NONE = 0
@@ -75,12 +83,12 @@ def wrap(text, out, first, last):
     """Word-wrap text into out[first..last]; returns the next free line."""
     i = first
     while text and i <= last:
-        if len(text) <= COLS:
+        if len(text) <= _COLS:
             out[i] = text
             return i + 1
-        cut = text.rfind(" ", 0, COLS + 1)
+        cut = text.rfind(" ", 0, _COLS + 1)
         if cut <= 0:
-            cut = COLS
+            cut = _COLS
         out[i] = text[:cut]
         text = text[cut:].lstrip()
         i += 1
@@ -93,7 +101,7 @@ def signed(n):
 
 def right(left, tail):
     """left, then tail flush right on a 21-character line."""
-    pad = COLS - len(left) - len(tail)
+    pad = _COLS - len(left) - len(tail)
     if pad < 1:
         pad = 1
     return left + " " * pad + tail
@@ -128,9 +136,9 @@ def hand_line(e, slot):
             cards += " "
         cards += card_name(e.card(slot, i))
     tail = total_text(e, slot, False)
-    if len(cards) + 2 + len(tail) > COLS:
+    if len(cards) + 2 + len(tail) > _COLS:
         tail = total_text(e, slot, True)
-        if len(cards) + 2 + len(tail) > COLS:
+        if len(cards) + 2 + len(tail) > _COLS:
             return right(cards, tail)
     return cards + "  " + tail
 
@@ -279,7 +287,7 @@ def entry_line(ui):
     name = ("", "Stake", "Buy", "Kitty", "Shoot", "", "", "Price")[k]
     head = "%s %d-%d" % (name, ui.lo, ui.hi)
     tail = "- %d + OK" % ui.value
-    if len(head) + 1 + len(tail) > COLS:
+    if len(head) + 1 + len(tail) > _COLS:
         head = name                     # a wide range: the amount matters more
     return right(head, tail)
 
@@ -408,7 +416,7 @@ def seat_view(e, ui, seat, out):
         text = " ".join(words)
         if buy:
             text += " " + buy[4:]
-        if len(text) > COLS:
+        if len(text) > _COLS:
             text = " ".join([w[:3] for w in words]) + (" " + buy[4:] if buy else "")
         out[7] = text
     elif ph == E.PH_PLAY and e.card_due() and e.card_seat() == seat:
@@ -420,7 +428,7 @@ def seat_view(e, ui, seat, out):
         if ui.kind == K_CARD:
             wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
         else:
-            out[7] = ui.msg[:COLS]
+            out[7] = ui.msg[:_COLS]
     return hl
 
 
@@ -488,7 +496,7 @@ def banker_view(e, ui, out):
         if ui.kind == K_CARD:
             wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
         else:
-            out[7] = ui.msg[:COLS]
+            out[7] = ui.msg[:_COLS]
     return 6
 
 
@@ -520,7 +528,7 @@ def _tokens(e, out, first, last, balances, stakes):
                 busts += 1
         else:
             tok = "S%d %s" % (s, signed(e.deal_net(s)))
-        if len(line) + 1 + len(tok) > COLS:
+        if len(line) + 1 + len(tok) > _COLS:
             if i > last:
                 return
             out[i] = line
@@ -528,7 +536,7 @@ def _tokens(e, out, first, last, balances, stakes):
             line = tok
         else:
             line = (line + "  " + tok) if line else tok
-            if len(line) > COLS:
+            if len(line) > _COLS:
                 line = line.replace("  ", " ")
     if line and i <= last:
         out[i] = line

@@ -6,8 +6,8 @@
 #
 # The loop: asyncio runs the table's step() as one task and the server's connections as
 # others; a step runs to its end, then every connection that is ready gets one slice (up
-# to its next socket wait). Connections are bounded (MAX_OPEN), each lives at most
-# `web_timeout` seconds, a request head is at most HEAD_MAX bytes, a body BODY_MAX.
+# to its next socket wait). Connections are bounded (_MAX_OPEN), each lives at most
+# `web_timeout` seconds, a request head is at most _HEAD_MAX bytes, a body _BODY_MAX.
 #
 # Hidden information: the public answers show a player's cards only once face up (dealt
 # after a twist, P5) or at the deal's end, the banker's only in his turn (K1) or after it;
@@ -16,6 +16,14 @@
 # one locks all code entry for 2^n seconds (at most LOCK_MAX_S), counted on the table's
 # clock; the lock does not reset on a right code (a player who knows his own code must not
 # be able to buy guesses at the others').
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import asyncio
 
 import drvtime
@@ -23,16 +31,16 @@ import engine as E
 import views as V
 from cards import card_name
 
-MAX_OPEN = 12          # connections at once, more are closed at once
+_MAX_OPEN = const(12)          # connections at once, more are closed at once
 # long polls held at once; more answer "unchanged" at once and their pages ask again a
 # second later (the rp2 port's lwIP keeps 5 TCP connections: MEMP_NUM_TCP_PCB's default)
 HOLD_MAX = 4
-HEAD_MAX = 2048        # request line + headers, bytes
-BODY_MAX = 64          # a code form's body
-LINE_MAX = 512
-POLL_MS = 250          # a long poll checks the table this often
+_HEAD_MAX = const(2048)        # request line + headers, bytes
+_BODY_MAX = const(64)          # a code form's body
+_LINE_MAX = const(512)
+_POLL_MS = const(250)          # a long poll checks the table this often
 POLL_WAIT_MS = 8000    # and answers unchanged after this long
-DRAIN_MS = 3000        # at a stop, the longest the requests under way are waited for
+_DRAIN_MS = const(3000)        # at a stop, the longest the requests under way are waited for
 FREE_WRONG = 3
 LOCK_MAX_S = 300
 PHASES = ("", "cut", "idle", "bets", "deal", "stakes", "deal", "play", "banker", "over")
@@ -97,7 +105,7 @@ class Web:
         self.held = 0                      # long polls waiting
         self.most_open = 0
         self.requests = 0
-        self.refused = 0                   # connections over MAX_OPEN, closed at once
+        self.refused = 0                   # connections over _MAX_OPEN, closed at once
         self.timeouts = 0
         self.errors = 0
         self.steps = 0
@@ -306,21 +314,21 @@ class Web:
         self.held += 1
         try:
             while self.version == after and waited < limit and not self.t.stop:
-                await _sleep_ms(POLL_MS)
+                await _sleep_ms(_POLL_MS)
                 self.slices += 1
-                waited += POLL_MS
+                waited += _POLL_MS
         finally:
             self.held -= 1
 
 
 class _Limited:
-    """A request's reader that refuses more than HEAD_MAX bytes of head, BODY_MAX of body.
+    """A request's reader that refuses more than _HEAD_MAX bytes of head, _BODY_MAX of body.
     Every read is one slice of the connection's task (counted: web.slices)."""
 
     def __init__(self, r, web):
         self.r = r
         self.web = web
-        self.left = HEAD_MAX + BODY_MAX
+        self.left = _HEAD_MAX + _BODY_MAX
 
     def _take(self, data):
         self.web.slices += 1
@@ -367,13 +375,13 @@ def make_app(web):
     def quiet(exc):
         web.errors += 1                    # a malformed request: 400, nothing on the serial
     M.print_exception = quiet
-    Request.max_readline = LINE_MAX
-    Request.max_content_length = BODY_MAX
-    Request.max_body_length = BODY_MAX
+    Request.max_readline = _LINE_MAX
+    Request.max_content_length = _BODY_MAX
+    Request.max_body_length = _BODY_MAX
 
     class TableServer(Microdot):
         async def handle_request(self, reader, writer):
-            if web.open >= MAX_OPEN:
+            if web.open >= _MAX_OPEN:
                 web.refused += 1
                 await _close(writer)
                 return
@@ -550,9 +558,9 @@ async def _main(web, host):
     # the board's own clients end, so that nothing of the session outlives it in the heap
     clients = getattr(web.net, "running", None)
     waited = 0
-    while (web.open or (clients is not None and clients())) and waited < DRAIN_MS:
-        await _sleep_ms(POLL_MS // 5)
-        waited += POLL_MS // 5
+    while (web.open or (clients is not None and clients())) and waited < _DRAIN_MS:
+        await _sleep_ms(_POLL_MS // 5)
+        waited += _POLL_MS // 5
     await _sleep_ms(0)
 
 
@@ -570,7 +578,7 @@ def run(table, net):
     table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
               "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "
               "turns %d us on average, longest %d us, over 2 ms %d; bytes sent %d" % (
-                  web.requests, web.refused, MAX_OPEN, web.timeouts, web.errors,
+                  web.requests, web.refused, _MAX_OPEN, web.timeouts, web.errors,
                   web.most_open, web.checked, web.wrong, web.steps, web.most_slices,
                   web.away_us // max(1, web.steps), web.most_away_us, web.slow_turns,
                   web.sent))

@@ -306,7 +306,7 @@ def test_a_stopped_table_stops_its_button_timer(tmp_path, monkeypatch):
 
     import app
     from boards import sim
-    from serial_lines import QueueLines
+    from boards.simdev.serial import QueueLines
 
     class Timer:
         running = True

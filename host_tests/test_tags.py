@@ -21,7 +21,7 @@ from boards.simdev import ntag213  # noqa: E402
 import cards  # noqa: E402
 from cards import parse_card  # noqa: E402
 from font5x7 import FONT  # noqa: E402
-from shoe_reader import UidMap  # noqa: E402
+from uid_map import UidMap  # noqa: E402
 
 DEVICE = os.path.join(ROOT, "host_tests", "mp", "tags_device.py")
 DECK = [cards.card_name(tagmode.deck_card(i)) for i in range(52)]

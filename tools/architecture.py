@@ -30,7 +30,7 @@ PARTS = (
     ("Showing it", (
         "screens", "views", "seat_displays", "font5x7", "web", "web_pages")),
     ("Hardware adapters", (
-        "shoe_reader", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
+        "shoe_reader", "uid_map", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
         "serial_lines", "line_assembler", "tca9548a", "busio", "digitalio", "drvtime",
         "drivers", "native_shim")),
 )

@@ -62,11 +62,11 @@ class Autoplayer:
                 return (E.EV_BANKDOUBLE, 0, 0, 0)
             if r.shoot and e.shoot_pos < e.nplayers and rng.randrange(2) == 0:
                 amount = 1 + rng.randrange(3)
-                if e.outstanding_shoot + amount <= e.kitty:
+                if amount <= e.shoot_room():
                     return (E.EV_SHOOT, e.porder[e.shoot_pos + rng.randrange(
                         e.nplayers - e.shoot_pos)], amount, 0)
         if ph == E.PH_IDLE:
-            if r.shoot and not e.need_kitty and e.kitty < r.kitty_max and rng.randrange(8) == 0:
+            if r.shoot and not e.need_kitty and e.kitty_room() > 0 and rng.randrange(8) == 0:
                 return (E.EV_KITTY, 0, 1, 0)
             if e.need_kitty:
                 return (E.EV_KITTY, 0, max(r.kitty_min, min(r.kitty_max, 4 * r.stake_max)), 0)

@@ -96,8 +96,11 @@ def breakdown(run, t0, ev, seat, t_end):
     read = min((t for t in run.card_reads if t >= t0), default=None)
     said = min((t for t, x in run.line_ns if t >= t0 and x.startswith("* #%d card" % (ev + 1))),
                default=None)
+    # the display's first byte that can show the card: after the event was accepted (a
+    # page of the seat's previous picture may still be going out when the tag enters)
+    shown_after = said if said is not None else t0
     first = min((end - bus_ns(n) for end, addr, kind, n, disp in run.txns
-                 if disp == seat - 1 and end >= t0), default=None)
+                 if disp == seat - 1 and end - bus_ns(n) >= shown_after), default=None)
     lanes = {"PN532": 0, "its display": 0, "other displays": 0, "switch": 0, "flash": 0}
     for end, addr, kind, n, disp in run.txns:
         if end < t0 or end - bus_ns(n) > t_end:

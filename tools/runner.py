@@ -178,7 +178,7 @@ class CPython(Runner):
 
     def boot(self):
         import app
-        from serial_lines import QueueLines
+        from boards.simdev.serial import QueueLines
         self.world = self.dworld = w = sim.build(n_displays=9)
         kw = {}
         if self.serial_in is None:

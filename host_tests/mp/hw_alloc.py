@@ -5,7 +5,7 @@ import micropython
 
 from boards import sim
 from boards.simdev import ntag213
-from shoe_reader import UidMap
+from uid_map import UidMap
 
 w = sim.build(n_displays=1)
 r = sim.make_reader()

@@ -116,7 +116,7 @@ def case_deck_text():
 
 
 def case_deck_uidmap():
-    from shoe_reader import UidMap
+    from uid_map import UidMap
     w = sim.build()
     m = UidMap()
     tags = []
@@ -130,7 +130,7 @@ def case_deck_uidmap():
 
 
 def case_uidmap_file():
-    from shoe_reader import UidMap
+    from uid_map import UidMap
     m = UidMap(capacity=2)
     for i in range(10):
         m.add(ntag213.uid_for(i), (i * 5) % 52)
@@ -275,7 +275,7 @@ def case_silent_reader():
 
 
 def case_unknown_tags():
-    from shoe_reader import UidMap
+    from uid_map import UidMap
     w = sim.build()
     m = UidMap()
     known = ntag213.blank_tag(n=5)

@@ -146,7 +146,7 @@ class Shoe:
 
     def __init__(self, specs, path="uidmap.txt", nd=9, say=None, irq=True):
         import tagmode
-        from shoe_reader import UidMap
+        from uid_map import UidMap
         self.say = say or _say
         self.pile = [make_tag(s) for s in specs]
         self.w = w = sim.build(n_displays=nd)
