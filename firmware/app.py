@@ -38,7 +38,6 @@ from housekeeping import Housekeeping, collect, heap_line
 from narrator import Narrator
 from screens import BANKER_DISPLAY, Screens
 from session import Session
-from tag_run import TagRun
 from transcript import event_text
 
 _SRC_SHOE = const(0)
@@ -49,9 +48,16 @@ MSG_MS = 4000
 
 
 def _settings(path):
-    """settings.txt at `path` (None: the defaults)."""
-    import settings as S
-    return S.load(path) if path else S.Settings()
+    """settings.txt at `path` (None: the defaults). The parser is needed once, at boot: its
+    module is let go again (each of its functions is an object on the Pico's heap)."""
+    if not path:
+        from settings_values import Settings
+        return Settings()
+    import settings
+    try:
+        return settings.load(path)
+    finally:
+        del sys.modules["settings"]
 
 
 class Table:
@@ -74,7 +80,7 @@ class Table:
         self.house = Housekeeping(self.session)
         self.controls = Controls(self)
         self.console = Console(self)
-        self.tags = TagRun(self)
+        self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
 
     # what the web part and the host's tools read
     @property
@@ -255,18 +261,30 @@ class Table:
             self.after_event(-1)
         return why
 
+    def tag_run(self):
+        """The tag-mode run (tag_run.py), made on first use: most sessions never start one."""
+        if self.tags is None:
+            from tag_run import TagRun
+            self.tags = TagRun(self)
+        return self.tags
+
+    def tags_busy(self):
+        return self.tags is not None and self.tags.busy
+
     # ------------------------------------------------------------------ the loop
     def service(self):
         """The reader gets a look (between display pages, after a journal write)."""
-        if self.reader is not None and not self.tags.busy:   # (the tag mode's own reader)
+        tags = self.tags
+        if self.reader is not None and (tags is None or not tags.busy):   # (its own reader)
             self.reader.service()
 
     def step(self):
         """One pass of the loop. True if anything happened."""
         busy = False
         r = None
-        if self.tags.busy:
-            busy = self.tags.step()      # the tag mode has the reader to itself
+        tags = self.tags
+        if tags is not None and tags.busy:
+            busy = tags.step()           # the tag mode has the reader to itself
         else:
             r = self.reader.poll()
         if r is not None:
@@ -304,12 +322,12 @@ class Table:
         if busy:
             h.busy(now)
         sc = self.screens
-        if not busy and sc.first < 0 and not self.tags.busy and h.fold_due():
+        if not busy and sc.first < 0 and not self.tags_busy() and h.fold_due():
             self.session.fold()          # (once the acting seat's display is drawn)
             busy = True
         elif sc.redraw_one():
             busy = True
-        elif not (busy or sc.dirty or self.tags.busy):
+        elif not (busy or sc.dirty or self.tags_busy()):
             h.idle()
         self.loops += 1
         return busy

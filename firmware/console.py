@@ -67,7 +67,7 @@ class Console:
             why = t.new_session()
             say("error: " + why if why else "ok new session")
         elif w == "tags":
-            why = t.tags.command(" ".join(words))
+            why = t.tag_run().command(" ".join(words))
             # the tag mode's own "tags: ..." lines follow (tools/tags.py reads those)
             say("error: " + why if why else "ok " + " ".join(words))
         elif w == "undo":

@@ -64,7 +64,7 @@ class Controls:
             if b == _B_OK and t.settings.error:
                 t.use_defaults()
             return
-        if t.tags.busy:
+        if t.tags_busy():
             if b == _B_UNDO:              # UNDO stops the tag mode; other presses wait
                 t.tags.stop()
             return

@@ -15,7 +15,6 @@ except ImportError:  # CPython
 from array import array
 
 import actions
-import bank_options
 import deal
 import hands
 import settlement
@@ -441,13 +440,16 @@ class Engine:
             return actions.act(self, ev, seat, amount, True)
         if ev == EV_STAKE:
             return deal.stake(self, seat, amount)
-        if ev == EV_KITTY:
-            return bank_options.kitty(self, amount)
-        if ev == EV_SELL:
-            return bank_options.sell(self, seat, amount)
-        if ev == EV_BANKDOUBLE:
-            return bank_options.bankdouble(self)
-        if ev == EV_SHOOT:
+        if EV_SHOOT <= ev <= EV_SELL:
+            # the banker's options of the classic game: a table that plays none of them
+            # never imports them (each function imported is an object on the Pico's heap)
+            import bank_options
+            if ev == EV_KITTY:
+                return bank_options.kitty(self, amount)
+            if ev == EV_SELL:
+                return bank_options.sell(self, seat, amount)
+            if ev == EV_BANKDOUBLE:
+                return bank_options.bankdouble(self)
             return bank_options.shoot(self, seat, amount)
         if ev == EV_STAND:
             return settlement.stand(self)

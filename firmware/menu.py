@@ -123,11 +123,11 @@ class Menu:
         elif item == V.M_NEW:
             why = t.new_session()
         elif item == V.M_TAGS_WRITE:
-            why = t.tags.command("tags write")
+            why = t.tag_run().command("tags write")
         elif item == V.M_TAGS_ENROLL:
-            why = t.tags.command("tags enroll")
+            why = t.tag_run().command("tags enroll")
         elif item == V.M_TAGS_CHECK:
-            why = t.tags.command("tags check")
+            why = t.tag_run().command("tags check")
         elif item == V.M_CODES:
             self._codes()
         if why:

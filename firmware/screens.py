@@ -94,7 +94,7 @@ class Screens:
         if not t.settings.seat_displays:
             d &= 1 << BANKER_DISPLAY     # phones are the seat displays (web.py)
             self.dirty = d
-        if t.tags.busy:
+        if t.tags_busy():
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
         elif d and t.reader is not None and t.reader.urgent():
             return False                 # a card being read goes before any display page

@@ -155,8 +155,12 @@ class SeatDisplays:
         self.failures = 0
         self._dark = bytearray(self.n)   # 1: initialised, not switched on yet
         rec = _Recorder()
-        self._drv = SSD1306_I2C(width, height, rec, addr=targets[0][1])
+        drv = SSD1306_I2C(width, height, rec, addr=targets[0][1])
         self._init_cmds = bytes(rec.cmds)
+        self._buf = drv.buffer           # the one frame buffer, the driver's own
+        # with this project's font the driver is done once it has given its commands and
+        # its buffer (the instance and its framebuf are heap); its 8x8 text needs it
+        self._drv = drv if font is None else None
         for i in range(self.n):
             self._init(i)
         if not any(self.ok):
@@ -193,7 +197,7 @@ class SeatDisplays:
             if line:
                 drv.text(line, 0, p * 8, 0 if inv else 1)
             return
-        _draw(self._drv.buffer, 1 + p * self.width, self.width, self.font, line, len(line),
+        _draw(self._buf, 1 + p * self.width, self.width, self.font, line, len(line),
               1 if inv else 0)
 
     def _push(self, dev, p, q, c0, c1):
@@ -206,7 +210,7 @@ class SeatDisplays:
         cmd[6] = q
         with dev:
             dev.write(cmd)
-        buf = self._drv.buffer
+        buf = self._buf
         w = self.width
         i0 = w * p + c0                  # the byte before the span carries the 0x40 control
         end = 1 + w * q + c1 + 1
@@ -226,9 +230,7 @@ class SeatDisplays:
         other work goes first: the pages not sent yet go out with the next show()."""
         if not self.ok[i] and not self._init(i):
             return -1
-        drv = self._drv
         dev = self._devs[i]
-        drv.i2c_device = dev
         cols = self.cols
         adv = self.advance
         w = self.width

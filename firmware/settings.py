@@ -24,7 +24,10 @@
 #
 # load() never raises for a bad file: it returns Settings with .error = "settings.txt
 # line N: ..." and default values, so the controller can say so on every display.
-from rules import RulesError, parse_rules, seats_error
+# The table reads the file once, at boot, and lets this parser go (app.py); what it made,
+# a settings_values.Settings, stays.
+from rules import RulesError, seats_error
+from settings_values import Settings
 
 _NUMBERS = (   # key, low, high (a tuple stays in flash; a dict would be built on the heap)
     ("height", 32, 64),
@@ -38,45 +41,6 @@ _NUMBERS = (   # key, low, high (a tuple stays in flash; a dict would be built o
 )
 _SWITCHES = ("seat_displays", "web")
 _TEXTS = ("wifi", "wifi_password", "ap_name", "ap_password")   # may hold spaces
-
-
-class Settings:
-    def __init__(self):
-        self.preset = "table"
-        self.options = []          # ["name=value", ...] for the rules line
-        self.seats = 4
-        self.banker = 0            # 0 = cut for the first banker (B1)
-        self.packs = 0             # 0 = as C1 says
-        self.height = 64
-        self.gone_polls = 3
-        self.timeout_ms = 150
-        self.uid_map = ""
-        self.debounce_ms = 50
-        self.release_ms = 20
-        self.long_ms = 800
-        self.seat_displays = True
-        self.web = True
-        self.wifi = ""
-        self.wifi_password = ""
-        self.ap_name = "Pontoon"
-        self.ap_password = ""
-        self.web_port = 80
-        self.web_timeout = 10
-        self.error = None          # text of the first problem, or None
-        self.found = False         # the file exists
-
-    def rules(self):
-        """The rules.Rules these settings describe (raises RulesError)."""
-        return parse_rules([self.preset] + self.options)
-
-    def header_lines(self):
-        """The journal's header lines (TRANSCRIPT.md)."""
-        out = ["rules " + " ".join([self.preset] + self.options), "seats %d" % self.seats]
-        if self.banker:
-            out.append("banker %d" % self.banker)
-        if self.packs:
-            out.append("packs %d" % self.packs)
-        return out
 
 
 def _int(text):

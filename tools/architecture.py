@@ -23,7 +23,7 @@ PARTS = (
         "engine", "deal", "actions", "bank_options", "settlement", "shoe_layers", "hands",
         "cards", "rules", "transcript", "report")),
     ("Session: what happened", (
-        "session", "journal", "snapshot", "settings")),
+        "session", "journal", "snapshot", "settings", "settings_values")),
     ("Controller: the table's loop", (
         "main", "app", "narrator", "console", "controls", "menu", "bank_sale",
         "shoot_window", "card_entry", "housekeeping", "tag_run")),

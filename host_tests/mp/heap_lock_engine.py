@@ -5,6 +5,7 @@ import sys
 
 import micropython
 
+import bank_options  # noqa: F401 - the engine imports it at a table's first banker option
 import hands
 from autoplay import Autoplayer
 from engine import EV_CARD, Engine
