@@ -2,6 +2,7 @@
 # Only what I2CDevice uses: try_lock/unlock, scan, writeto, readfrom_into and
 # writeto_then_readfrom with start/end. Whole-buffer calls pass the buffer through
 # untouched; a start/end slice costs one memoryview object.
+import sys
 
 
 class I2C:
@@ -64,9 +65,11 @@ class I2C:
         self._i2c.readfrom_into(address, into)
 
 
-class SPI:
-    """Not implemented: the name exists so CPython can evaluate adafruit_bus_device's
-    type annotations (spi_device.py imports busio.SPI for them)."""
+if sys.implementation.name != "micropython":
+    class SPI:
+        """Not implemented: the name exists so CPython can evaluate adafruit_bus_device's
+        type annotations (spi_device.py imports busio.SPI for them; on MicroPython that
+        import is never reached, typing being absent, and the class would be heap)."""
 
-    def __init__(self, *a, **k):
-        raise NotImplementedError("busio.SPI is not provided")
+        def __init__(self, *a, **k):
+            raise NotImplementedError("busio.SPI is not provided")

@@ -8,8 +8,8 @@ except ImportError:  # CPython
         return x
 
 
-NO_CARD = const(255)
-CARD_CODES = const(52)
+_NO_CARD = const(255)
+_CARD_CODES = const(52)
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "CDHS"
 

@@ -55,27 +55,27 @@ PH_OVER = const(9)  # T1: the table session is finished
 
 # What a hand is waiting for.
 PEND_NONE = const(0)
-PEND_ONE = const(1)  # buy, twist, double: one card to the current hand
-PEND_SPLIT = const(2)  # one card to the current hand, then one to the new hand
-PEND_BURN = const(3)  # two cards to the current hand
+_PEND_ONE = const(1)  # buy, twist, double: one card to the current hand
+_PEND_SPLIT = const(2)  # one card to the current hand, then one to the new hand
+_PEND_BURN = const(3)  # two cards to the current hand
 
 # Hand flags.
 F_TWISTED = const(1)
 F_BUST = const(2)
 F_DONE = const(4)
-F_ACTED = const(8)  # bought, twisted, doubled or stuck: no split/burn any more
+_F_ACTED = const(8)  # bought, twisted, doubled or stuck: no split/burn any more
 F_DOUBLED = const(16)
-F_SPLIT = const(32)  # the seat split this hand (it or its ancestor): no bank move (P9)
+_F_SPLIT = const(32)  # the seat split this hand (it or its ancestor): no bank move (P9)
 F_SHOT4 = const(64)  # X4 shoot placed on this three-card hand
 
 # Shoe locations per physical card copy (C4, R2).
 LOC_TABLE = const(255)
-LOC_DISCARD = const(254)  # casino discard tray
+_LOC_DISCARD = const(254)  # casino discard tray
 
 MAX_CARDS = const(5)
 MAX_AMOUNT = const(1000000)  # for parsing; the rules cap stakes and the kitty
-HOUSE = const(0)
-MAX_SHOOT = const(10000)  # the largest kitty: keeps a hand's amounts in 16 bits
+_HOUSE = const(0)
+_MAX_SHOOT = const(10000)  # the largest kitty: keeps a hand's amounts in 16 bits
 
 _P_CASINO = const(2)
 
@@ -210,7 +210,7 @@ class Engine:
         self.sb = bytearray(_SB * (seats + 1))
         self.order = bytearray(maxh)  # player slots in play order
         self.porder = bytearray(seats)  # players in play order (B2)
-        # Shoe: one byte per physical card copy = its layer, LOC_TABLE or LOC_DISCARD.
+        # Shoe: one byte per physical card copy = its layer, LOC_TABLE or _LOC_DISCARD.
         self.loc = bytearray(packs * 52)
         v[_R_CASINO] = casino
         v[_R_SEATS] = seats
@@ -222,7 +222,7 @@ class Engine:
         v[_R_NEXT_LAYER] = 1
         v[_R_DEAL_LAYER_BASE] = 1
         if casino:
-            v[_R_BANKER] = HOUSE
+            v[_R_BANKER] = _HOUSE
             v[_R_PHASE] = PH_IDLE
         elif banker:
             v[_R_BANKER] = banker
@@ -385,7 +385,7 @@ class Engine:
         if ph == PH_DEAL1 or ph == PH_DEAL2:
             return self._deal_slot(v[_R_POS])
         if ph == PH_PLAY and v[_R_PEND] != PEND_NONE:
-            if v[_R_PEND] == PEND_SPLIT and v[_R_PEND_LEFT] == 1:
+            if v[_R_PEND] == _PEND_SPLIT and v[_R_PEND_LEFT] == 1:
                 return v[_R_PEND_SLOT2]
             return v[_R_PEND_SLOT]
         if ph == PH_BANKER:

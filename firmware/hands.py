@@ -19,9 +19,9 @@ KIND_ROYAL_PONTOON = const(5)
 KIND_NAMES = ("bust", "ordinary", "twenty-one", "five-card-trick", "pontoon", "royal-pontoon")
 
 # Strengths compared by plain integers: ordinary totals 1..21 below these.
-STRENGTH_FIVE_CARD_TRICK = const(30)
+_STRENGTH_FIVE_CARD_TRICK = const(30)
 STRENGTH_PONTOON = const(40)  # + grade under V7
-STRENGTH_ROYAL = const(50)
+_STRENGTH_ROYAL = const(50)
 
 _ORDER_PICTURE = const(1)
 _ORDER_NATURAL = const(2)
@@ -115,7 +115,7 @@ def strength(buf, start, n, order, royal):
     if grade >= 0:
         return STRENGTH_PONTOON + grade
     if royal and is_royal(buf, start, n):
-        return STRENGTH_ROYAL
+        return _STRENGTH_ROYAL
     if n >= 5:
-        return STRENGTH_FIVE_CARD_TRICK
+        return _STRENGTH_FIVE_CARD_TRICK
     return total

@@ -14,7 +14,7 @@ NO_NDEF = const(0)  # a terminator TLV, or memory ends, before any NDEF TLV
 NEED_MORE = const(1)  # the bytes read so far end inside a TLV: read more pages
 FOUND = const(2)  # out[0]..out[1]: the NDEF message
 EMPTY = const(3)  # an NDEF TLV of length 0
-TOO_BIG = const(4)  # the message goes past `cap`
+_TOO_BIG = const(4)  # the message goes past `cap`
 
 
 def find_message(buf, off, have, cap, out):
@@ -48,7 +48,7 @@ def find_message(buf, off, have, cap, out):
             out[0] = i + hl
             out[1] = i + hl + ln
             if out[1] > cap:
-                return TOO_BIG
+                return _TOO_BIG
             return FOUND if out[1] <= have else NEED_MORE
         i += hl + ln
         out[2] = i

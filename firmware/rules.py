@@ -41,10 +41,10 @@ def seats_error(preset, seats, banker=0):
     return None
 
 
-ORDER_EQUAL = const(0)
-ORDER_PICTURE = const(1)
-ORDER_NATURAL = const(2)
-ORDER_ACE_TEN_ORDINARY = const(3)
+_ORDER_EQUAL = const(0)
+_ORDER_PICTURE = const(1)
+_ORDER_NATURAL = const(2)
+_ORDER_ACE_TEN_ORDINARY = const(3)
 ORDER_NAMES = ("equal", "picture_beats_ten", "natural_beats_plain", "ace_ten_ordinary")
 
 # name: (presets it applies to, kind, low, high). kind "n" = number, "s" = on/off switch,
@@ -88,7 +88,7 @@ class Rules:
         self.banker_pontoon_collects_single = 0
         self.four_card_eleven_twist_only = 0
         self.royal_pontoon = 0
-        self.pontoon_order = ORDER_EQUAL
+        self.pontoon_order = _ORDER_EQUAL
         self.burn = 0
         self.shoot = 0
         self.kitty_min = 10

@@ -121,19 +121,30 @@ class Screens:
             self.held_hash = h
             t.service()                  # building the lines took a while on a Pico
         if h == self.hashes[i]:
+            self._let_go()
             return True
         self.hashes[i] = h
         # one page a pass, so a card is read between pages; before the reader is up (boot)
         # the whole display at once
         r = self.disp.show(i, self.buf, hl,
                            self._page_sent if t.reader is not None else None)
-        if r == _INTERRUPTED:             # by a card: finish later
+        if r == _INTERRUPTED:            # by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i
             self.first = i
-        elif r < 0:
+            return True
+        if r < 0:
             self.hashes[i] = 0           # try again when it answers
+        self._let_go()
         return True
+
+    def _let_go(self):
+        """The display is drawn: its lines need not outlive it (a display's strings are a
+        few hundred bytes of heap while the table waits)."""
+        self.held = -1
+        buf = self.buf
+        for k in range(8):
+            buf[k] = ""
 
     def draw_all(self):
         """Every dirty display at once (boot, a stop)."""

@@ -54,11 +54,11 @@ _LIST_ONE = const(13)    # InListPassiveTarget answer: NbTg, Tg ATQA(2) SAK UIDl
 _NDEF_CAP = const(64)    # bytes of user memory we are willing to read for a card record
 # MxRtyPassiveActivation FF: the PN532 keeps trying to activate a tag until one answers, so
 # a tag entering the field is found by the chip's next attempt, never waiting for the host.
-# An empty field then gives no answer at all: EMPTY_MS of silence counts as an empty
+# An empty field then gives no answer at all: _EMPTY_MS of silence counts as an empty
 # listing in which every card that was in the field has gone, and every
 # list_timeout_ms a status read (which aborts nothing) proves the chip is still there.
-PASSIVE_RETRIES = const(0xFF)
-EMPTY_MS = const(15)     # > a listing of two tags: 2 + 0.5 + 2 x 4.5 ms in the models
+_PASSIVE_RETRIES = const(0xFF)
+_EMPTY_MS = const(15)     # > a listing of two tags: 2 + 0.5 + 2 x 4.5 ms in the models
 
 TWO_TAGS = "two-tags"
 UNKNOWN_TAG = "unknown-tag"
@@ -75,7 +75,7 @@ def uid_hex(uid, n=7):
 
 class ShoeReader:
     def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
-                 max_retries=3, timeout_ms=150, passive_retries=PASSIVE_RETRIES,
+                 max_retries=3, timeout_ms=150, passive_retries=_PASSIVE_RETRIES,
                  silent_after=20, max_targets=2, list_timeout_ms=100):
         self.pn = pn532
         self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
@@ -240,8 +240,8 @@ class ShoeReader:
         waited = lk.waiting()
         if waited >= 0:
             if step == _LISTING:
-                if waited >= self._quiet + EMPTY_MS:
-                    self._quiet += EMPTY_MS
+                if waited >= self._quiet + _EMPTY_MS:
+                    self._quiet += _EMPTY_MS
                     self._listed(self._none, 0, 1, False)    # silence: the field is empty
                 if waited > self._alive + self.list_timeout_ms:
                     self._alive += self.list_timeout_ms
@@ -356,7 +356,7 @@ class ShoeReader:
                 self._miss[s] = 0
             else:
                 self._miss[s] += 1
-                # EMPTY_MS of silence: a reported card has surely gone; one still to be
+                # _EMPTY_MS of silence: a reported card has surely gone; one still to be
                 # read gets gone_polls such silences to come back
                 if self._miss[s] >= self.gone_polls or newcount or \
                         (self._silence and self._state[s] != _PENDING):

@@ -77,9 +77,9 @@ _WANT = const(2)        # waiting for a tag
 _WORK = const(3)        # reading / writing the tag
 _GONE = const(4)        # waiting for the tag to leave the field
 
-NEED_NOTHING = const(0)
+_NEED_NOTHING = const(0)
 NEED_TAG = const(1)     # the operator should place a tag
-NEED_WAIT = const(2)    # busy with the tag in the field
+_NEED_WAIT = const(2)    # busy with the tag in the field
 NEED_REMOVE = const(3)  # the operator should take the tag away
 
 MODES = ("write", "enroll", "check")
@@ -205,9 +205,9 @@ class TagMode:
 
     @property
     def need(self):
-        """What the operator should do now: NEED_TAG, NEED_WAIT, NEED_REMOVE, NEED_NOTHING."""
+        """What the operator should do now: NEED_TAG, _NEED_WAIT, NEED_REMOVE, _NEED_NOTHING."""
         # by phase: _OFF, _CONFIG, _WANT, _WORK, _GONE
-        return (NEED_NOTHING, NEED_TAG, NEED_TAG, NEED_WAIT, NEED_REMOVE)[self.phase]
+        return (_NEED_NOTHING, NEED_TAG, NEED_TAG, _NEED_WAIT, NEED_REMOVE)[self.phase]
 
     def poll(self):
         """One step; returns None or one "tags: ..." line."""

@@ -9,11 +9,11 @@ except ImportError:  # CPython
         return x
 
 
-ADDRESS = const(0x70)
+_ADDRESS = const(0x70)
 
 
 class TCA9548A:
-    def __init__(self, i2c, address=ADDRESS):
+    def __init__(self, i2c, address=_ADDRESS):
         self.i2c = i2c            # a firmware busio.I2C
         self.address = address
         self.mask = -1            # unknown until written

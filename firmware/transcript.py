@@ -1,30 +1,52 @@
 # The transcript language (docs/TRANSCRIPT.md): one line -> one event, for the replayer, the
 # serial line and the journal alike.
 from cards import card_name, parse_card
-from engine import (
-    EV_BANKDOUBLE, EV_BURN, EV_BUY, EV_CARD, EV_DOUBLE, EV_KITTY, EV_SELL, EV_SHOOT,
-    EV_SHUFFLE, EV_SPLIT, EV_STAKE, EV_STAND, EV_STICK, EV_TWIST, EV_VOID, EVENT_WORDS,
-    MAX_AMOUNT, Engine,
-)
+from engine import EVENT_WORDS, MAX_AMOUNT, Engine
 from rules import RulesError, parse_rules
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# The events' codes, copies of engine.py's (test_engine_layout checks them): as constants
+# here the table below is built of constant tuples, kept in flash, not on the heap.
+_EV_CARD = const(1)
+_EV_STAKE = const(2)
+_EV_BUY = const(3)
+_EV_TWIST = const(4)
+_EV_STICK = const(5)
+_EV_SPLIT = const(6)
+_EV_DOUBLE = const(7)
+_EV_BURN = const(8)
+_EV_SHOOT = const(9)
+_EV_KITTY = const(10)
+_EV_BANKDOUBLE = const(11)
+_EV_SELL = const(12)
+_EV_STAND = const(13)
+_EV_SHUFFLE = const(14)
+_EV_VOID = const(15)
 
 # word: (event, arguments) where arguments is a string of "s" seat, "n" amount, "c" card.
 _EVENTS = {
-    "card": (EV_CARD, "c"),
-    "stake": (EV_STAKE, "sn"),
-    "buy": (EV_BUY, "sn"),
-    "twist": (EV_TWIST, "s"),
-    "stick": (EV_STICK, "s"),
-    "split": (EV_SPLIT, "s"),
-    "double": (EV_DOUBLE, "s"),
-    "burn": (EV_BURN, "s"),
-    "shoot": (EV_SHOOT, "sn"),
-    "kitty": (EV_KITTY, "n"),
-    "bankdouble": (EV_BANKDOUBLE, ""),
-    "sell": (EV_SELL, "sn"),
-    "stand": (EV_STAND, ""),
-    "shuffle": (EV_SHUFFLE, ""),
-    "void": (EV_VOID, ""),
+    "card": (_EV_CARD, "c"),
+    "stake": (_EV_STAKE, "sn"),
+    "buy": (_EV_BUY, "sn"),
+    "twist": (_EV_TWIST, "s"),
+    "stick": (_EV_STICK, "s"),
+    "split": (_EV_SPLIT, "s"),
+    "double": (_EV_DOUBLE, "s"),
+    "burn": (_EV_BURN, "s"),
+    "shoot": (_EV_SHOOT, "sn"),
+    "kitty": (_EV_KITTY, "n"),
+    "bankdouble": (_EV_BANKDOUBLE, ""),
+    "sell": (_EV_SELL, "sn"),
+    "stand": (_EV_STAND, ""),
+    "shuffle": (_EV_SHUFFLE, ""),
+    "void": (_EV_VOID, ""),
 }
 _ARG_LETTERS = "snc"            # and what each letter names, in a tuple (kept in flash)
 _ARG_NAMES = ("a seat number", "an amount", "a card code such as QH or TS")

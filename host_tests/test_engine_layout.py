@@ -1,4 +1,4 @@
-"""The engine's modules each carry their own copy of the state layout's constants (a
+"""The engine's modules (and the transcript parser) each carry their own copy of the state layout's constants (a
 MicroPython const() is inlined only in the module that defines it): every copy must equal
 engine.py's (presets: rules.py's)."""
 import importlib
@@ -8,7 +8,7 @@ import pytest
 import engine
 import rules
 
-MODULES = ("shoe_layers", "deal", "actions", "bank_options", "settlement")
+MODULES = ("shoe_layers", "deal", "actions", "bank_options", "settlement", "transcript")
 OWN = {"_LAYER_LIMIT"}  # used by one module only, no copy
 
 
