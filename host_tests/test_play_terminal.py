@@ -202,8 +202,11 @@ def test_interactive_without_a_terminal(tmp_path):
                               daemon=True)
     reader.start()
     try:
-        # the input goes in once the table is up (its first prompt), not after a guess
-        wait_for(lambda: any(x.startswith("> ") for x in list(lines)), "the first prompt")
+        # the input goes in once the table is up, reader included (the boot's last line),
+        # not after a guess: tags in the field before the reader starts are taken for
+        # cards left on it
+        wait_for(lambda: any(x.startswith("# heap in use after boot") for x in list(lines)),
+                 "the end of the boot")
         # one write: every line is taken without waiting for more input, and what the
         # last ones caused is said before the run ends
         p.stdin.write("status\n.two\nq\n")

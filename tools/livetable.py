@@ -566,6 +566,10 @@ class LiveTable:
                 self._put(self.last_tag)
                 self.note = "the last card's tag went past the reader again"
         elif kind == "two":
+            # two new cards at once: whatever card was still passing has left the field
+            # (else the PN532, which lists two targets at most, sees the old and one new)
+            for tag in list(self.world.pn532.field):
+                self.world.pn532.remove(tag)
             e = self.engine
             codes = []
             ap = autoplay.Autoplayer(e, seed=self.rng.randrange(1 << 30)) if e else None
