@@ -12,7 +12,7 @@ except ImportError:  # CPython
 from buttons import LONG
 from transcript import ParseError, parse_event, strip
 
-_SRC_SERIAL = const(2)                           # app.SRC_SERIAL: an event's source
+_SRC_SERIAL = const(2)  # app.SRC_SERIAL: an event's source
 BUTTON_NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
         "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "

@@ -24,7 +24,7 @@ _B_PLUS = const(5)
 _B_OK = const(6)
 _B_UNDO = const(7)
 
-_SRC_BUTTON = const(1)                           # app.SRC_BUTTON: an event's source
+_SRC_BUTTON = const(1)  # app.SRC_BUTTON: an event's source
 BANKER_DISPLAY = 8
 
 

@@ -15,7 +15,7 @@ from array import array
 import views as V
 
 BANKER_DISPLAY = 8
-_INTERRUPTED = const(-2)                         # seat_displays: a card came between two pages
+_INTERRUPTED = const(-2)  # seat_displays: a card came between two pages
 
 
 class Screens:
