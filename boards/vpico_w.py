@@ -1,4 +1,4 @@
-# The virtual Pico W (tools/vpico, host_tests/test_vpico_w.py): the Pico W's wiring (the
+# The virtual Pico W (tools/vpico, host_tests/pico/test_vpico_w.py): the Pico W's wiring (the
 # frozen `pico` module of its UF2) and, in place of the Wi-Fi the emulator lacks (no CYW43
 # model), a table full of phones inside the Pico. Copied to the emulated Pico W's flash as
 # board.mpy, where it shadows the frozen board module; never deployed to a real one.

@@ -15,22 +15,7 @@ from settlement import after_accept, banker_turn, kitty_move, pay, single
 from shoe_layers import hand_under
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
-# host_tests/test_engine_layout.py checks they agree).
-_R_PHASE = const(0)
-_R_CASINO = const(1)
-_R_SEATS = const(2)
-_R_BANKER = const(6)
-_R_WANT_SHUFFLE = const(10)
-_R_PONTOON_DEALT = const(16)
-_R_OUTSTANDING_SHOOT = const(20)
-_R_POS = const(21)
-_R_CUR = const(22)
-_R_PEND = const(23)
-_R_PEND_LEFT = const(24)
-_R_PEND_SLOT = const(25)
-_R_PEND_SLOT2 = const(26)
-_R_NORDER = const(27)
-_R_NSLOTS = const(28)
+# host_tests/engine/test_engine_layout.py checks they agree).
 _HB = const(8)
 _HB_N = const(5)
 _HB_SEAT = const(6)
@@ -67,27 +52,26 @@ _HOUSE = const(0)
 
 def act(e, ev, seat, amount, commit):
     """A player action (EV_BUY to EV_BURN) by `seat`: None, or why not."""
-    v = e.v
-    if v[_R_PHASE] != _PH_PLAY:
-        if v[_R_PHASE] == _PH_BANKER:
+    if e.phase != _PH_PLAY:
+        if e.phase == _PH_BANKER:
             return "the players' turns are over: it is the %s's turn (K1)" % (
-                "dealer" if v[_R_CASINO] else "banker")
+                "dealer" if e.casino else "banker")
         return "no player acts now: %s" % _waiting(e)
-    if not 1 <= seat <= v[_R_SEATS]:
+    if not 1 <= seat <= e.seats:
         return "there is no seat %d" % seat
-    slot = e.order[v[_R_CUR]]
+    slot = e.order[e.cur]
     who = e.hb[slot * _HB + _HB_SEAT]
-    if v[_R_PEND] != _PEND_NONE:
+    if e.pend != _PEND_NONE:
         return "a card is due to seat %d first" % who
     if seat != who:
-        if seat == v[_R_BANKER] and not v[_R_CASINO]:
+        if seat == e.banker and not e.casino:
             return "the banker plays after every player (K1)"
         return "it is seat %d's turn, not seat %d's (P1)" % (who, seat)
     return _ACTIONS[ev - _EV_BUY](e, seat, slot, amount, commit)
 
 
 def buy(e, seat, slot, amount, commit):
-    if e.v[_R_CASINO]:
+    if e.casino:
         return "there is no buying in the casino game: twist or double (P10)"
     hb = e.hb
     f = hb[slot * _HB + _HB_FLAGS]
@@ -132,7 +116,6 @@ def stick(e, seat, slot, amount, commit):
 
 
 def split(e, seat, slot, amount, commit):
-    v = e.v
     hb = e.hb
     base = slot * _HB
     f = hb[base + _HB_FLAGS]
@@ -140,7 +123,7 @@ def split(e, seat, slot, amount, commit):
         return "only a two-card hand that has not acted can split (P3)"
     a = hb[base]
     b = hb[base + 1]
-    if v[_R_CASINO]:
+    if e.casino:
         if point(a) != point(b):
             return "a split needs two cards of equal value (P3)"
     elif a >> 2 != b >> 2:
@@ -148,13 +131,13 @@ def split(e, seat, slot, amount, commit):
             card_name(a), card_name(b))
     if e.rules.split_aces_only and a >> 2 != 0:
         return "only aces may be split (V1)"
-    limit = 3 if v[_R_CASINO] else 4
+    limit = 3 if e.casino else 4
     if e.sb[seat * _SB + _SB_HANDS] >= limit:
         return "a seat may hold at most %d hands (P3)" % limit
     if not commit:
         return None
-    new = v[_R_NSLOTS]
-    v[_R_NSLOTS] += 1
+    new = e.nslots
+    e.nslots += 1
     e._clear_slot(new)
     hb[new * _HB + _HB_SEAT] = seat
     e.hw[new * _HW + _HW_STAKE] = e.sw[seat * _SW + _SW_INITIAL]
@@ -165,21 +148,21 @@ def split(e, seat, slot, amount, commit):
     hb[base + _HB_N] = 1
     # P3 ruling: the new hand goes right after the split one.
     order = e.order
-    for i in range(v[_R_NORDER], v[_R_CUR] + 1, -1):
+    for i in range(e.norder, e.cur + 1, -1):
         order[i] = order[i - 1]
-    order[v[_R_CUR] + 1] = new
-    v[_R_NORDER] += 1
+    order[e.cur + 1] = new
+    e.norder += 1
     e.sb[seat * _SB + _SB_HANDS] += 1
-    for i in range(v[_R_NORDER]):
+    for i in range(e.norder):
         if hb[order[i] * _HB + _HB_SEAT] == seat:
             hb[order[i] * _HB + _HB_FLAGS] |= _F_SPLIT
-    v[_R_PEND_SLOT2] = new
+    e.pend_slot2 = new
     _pend(e, _PEND_SPLIT, slot, 2)
     return None
 
 
 def double(e, seat, slot, amount, commit):
-    if not e.v[_R_CASINO]:
+    if not e.casino:
         return "double is only in the casino game; buy instead (P4, P10)"
     f = e.hb[slot * _HB + _HB_FLAGS]
     if f & _F_DOUBLED:
@@ -216,50 +199,46 @@ _ACTIONS = (buy, twist, stick, split, double, burn)
 
 
 def _pend(e, kind, slot, count):
-    v = e.v
-    v[_R_PEND] = kind
-    v[_R_PEND_SLOT] = slot
-    v[_R_PEND_LEFT] = count
+    e.pend = kind
+    e.pend_slot = slot
+    e.pend_left = count
     after_accept(e)
 
 
 def _waiting(e):
-    v = e.v
-    ph = v[_R_PHASE]
+    ph = e.phase
     if ph == _PH_IDLE:
-        if v[_R_WANT_SHUFFLE]:
+        if e.want_shuffle:
             return "the pack must be shuffled"
         return "the next deal has not begun"
     if ph == _PH_STAKES or ph == _PH_BETS:
-        return "seat %d must stake" % e.porder[v[_R_POS]]
+        return "seat %d must stake" % e.porder[e.pos]
     if ph == _PH_DEAL1 or ph == _PH_DEAL2:
         return "the deal is going round"
     if ph == _PH_BANKER:
-        return "it is the dealer's turn" if v[_R_CASINO] else "it is the banker's turn"
+        return "it is the dealer's turn" if e.casino else "it is the banker's turn"
     return "waiting"
 
 
 # ----------------------------------------------------------------- cards and turns
 def play_card(e, code):
     """The card an action called for (to the second hand of a split once the first has one)."""
-    v = e.v
-    if v[_R_PEND] == _PEND_SPLIT and v[_R_PEND_LEFT] == 1:
-        slot = v[_R_PEND_SLOT2]
+    if e.pend == _PEND_SPLIT and e.pend_left == 1:
+        slot = e.pend_slot2
     else:
-        slot = v[_R_PEND_SLOT]
+        slot = e.pend_slot
     e._add_card(slot, code)
-    v[_R_PEND_LEFT] -= 1
-    if v[_R_PEND_LEFT] > 0:
+    e.pend_left -= 1
+    if e.pend_left > 0:
         after_accept(e)
         return
-    v[_R_PEND] = _PEND_NONE
+    e.pend = _PEND_NONE
     settle_automatic_then_advance(e)
 
 
 def settle_automatic_then_advance(e):
-    v = e.v
     # P2, P7, P8: hands with no choice left end by themselves; then the next hand.
-    if v[_R_CUR] < v[_R_NORDER] and not _auto_end(e, e.order[v[_R_CUR]]):
+    if e.cur < e.norder and not _auto_end(e, e.order[e.cur]):
         after_accept(e)
         return
     advance(e)
@@ -267,7 +246,6 @@ def settle_automatic_then_advance(e):
 
 def _auto_end(e, slot):
     """End the hand if it has no choice left; True when it ended."""
-    v = e.v
     hb = e.hb
     hw = e.hw
     base = slot * _HB
@@ -277,17 +255,17 @@ def _auto_end(e, slot):
         # P8: shown, the banker takes the current stake at once, cards under the pack.
         hb[base + _HB_FLAGS] |= _F_BUST | _F_DONE
         seat = hb[base + _HB_SEAT]
-        if v[_R_CASINO]:
+        if e.casino:
             pay(e, seat, _HOUSE, hw[slot * _HW + _HW_STAKE], slot)
         else:
-            pay(e, seat, v[_R_BANKER], hw[slot * _HW + _HW_STAKE] * single(e, 1), slot)
+            pay(e, seat, e.banker, hw[slot * _HW + _HW_STAKE] * single(e, 1), slot)
         if hw[slot * _HW + _HW_SHOOT]:
-            v[_R_OUTSTANDING_SHOOT] -= hw[slot * _HW + _HW_SHOOT]
+            e.outstanding_shoot -= hw[slot * _HW + _HW_SHOOT]
             kitty_move(e, seat, hw[slot * _HW + _HW_SHOOT], slot)  # X6
         hand_under(e, slot)
         return True
     if n == 2 and hands.pontoon_grade(hb, base, 2, e.rules.pontoon_order) >= 0:
-        v[_R_PONTOON_DEALT] = True
+        e.pontoon_dealt = 1
         hb[base + _HB_FLAGS] |= _F_DONE
         return True
     if total == 21 or n >= _MAX_CARDS:
@@ -298,11 +276,10 @@ def _auto_end(e, slot):
 
 def advance(e):
     """Move to the next hand that still has choices (P1), or to the banker."""
-    v = e.v
-    v[_R_CUR] += 1
-    while v[_R_CUR] < v[_R_NORDER]:
-        if not _auto_end(e, e.order[v[_R_CUR]]):
+    e.cur += 1
+    while e.cur < e.norder:
+        if not _auto_end(e, e.order[e.cur]):
             after_accept(e)
             return
-        v[_R_CUR] += 1
+        e.cur += 1
     banker_turn(e)

@@ -11,24 +11,29 @@ except ImportError:  # CPython
 
 import engine as E
 import views as V
+from entry import Entry
+
+# views' mode kinds (a const is inlined only in its own module)
+_K_CARD = const(9)
 
 _B_MINUS = const(4)
 _B_PLUS = const(5)
 _B_OK = const(6)
 _B_UNDO = const(7)
+_SRC_BUTTON = const(1)
 
 
-class CardEntry:
-    def __init__(self, table, controls):
-        self.t = table
-        self.c = controls
+class CardEntry(Entry):
+    def __init__(self, controls):
+        Entry.__init__(self, controls)
+        self.up = False                  # the card goes face up (the banker display may show it)
+        self.who = ""                    # whose card, for the prompt ("seat 2", "banker")
 
     def open(self):
-        t = self.t
+        t = self.c.t
         e = t.session.e
-        ui = t.ui
         if not V.card_wanted(e):
-            return "no card is due now: " + V.prompt(e, ui)
+            return "no card is due now: " + V.prompt(e, t.ui)
         slot = e.expected_card_slot()
         seat = e.card_seat()
         if slot <= -2:
@@ -40,9 +45,10 @@ class CardEntry:
         else:
             up = e.phase == E.PH_PLAY and bool(e.hand_flags(slot) & E.F_TWISTED)
             who = "seat %d" % seat
-        self.c.open(V.K_CARD, seat, 0, 51)
-        ui.card_up = up
-        ui.card_for = who
+        self.set(_K_CARD, seat, 0, 51)
+        self.up = up
+        self.who = who
+        self.c.push(self)
         t.narrator.prompt()
         return None
 
@@ -50,20 +56,23 @@ class CardEntry:
         """MINUS/PLUS: the rank down/up; held: the suit; OK: the card; UNDO: no card. Every
         card stays reachable (one already on the table is refused on OK, R2: skipping it
         would tell where it is)."""
-        ui = self.t.ui
-        c = ui.value
+        t = self.c.t
+        c = self.value
         if b == _B_OK:
-            self.c.commit()
+            why = t.event(E.EV_CARD, 0, 0, c, _SRC_BUTTON)   # refused: the entry stays
+            if why:
+                t.refuse(why, self.seat)
         elif b == _B_UNDO:
             self.c.close()
-            self.t.narrator.prompt()
+            t.narrator.prompt()
         elif b == _B_MINUS or b == _B_PLUS:
             d = 1 if b == _B_PLUS else -1
             if long:
                 c = (c & ~3) | ((c & 3) + d) % 4
             else:
                 c = ((c >> 2) + d) % 13 * 4 + (c & 3)
-            ui.value = c
+            self.value = c
             self.c.entry_moved()
         else:
-            self.t.refuse("Card: -/+, OK or UNDO", ui.seat)
+            t.refuse("Card: -/+, OK or UNDO", self.seat)
+        return True                      # every press is the card's while it is chosen

@@ -1,7 +1,8 @@
-# The eight buttons: a press becomes an event (STICK, TWIST, SPLIT, BUY's double in the
-# casino game), or moves the amount entry the game or a button opened (stakes, a buy, the
-# kitty, a shoot bet, the sale of the bank), or goes to the menu (a long OK), the card by
-# hand or the tag mode. The entry's state lives in views.UI, which the views draw.
+# The eight buttons. A press goes to the mode on top of a stack: at its bottom the entry
+# the game asks for (stakes, the kitty, a shoot bet; kind K_NONE when none), above it what
+# a button opened (the menu, a buy, the sale of the bank, a card by hand), each owning its
+# own fields. A press no mode takes is the game's: STICK, TWIST, SPLIT, BUY (the casino's
+# double), UNDO; a long OK opens the menu. views.UI.mode is the top, which the views draw.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -13,6 +14,15 @@ except ImportError:  # CPython
 import engine as E
 import views as V
 from buttons import LONG
+from entry import Entry
+
+# views' mode kinds (a const is inlined only in its own module)
+_K_NONE = const(0)
+_K_STAKE = const(1)
+_K_BUY = const(2)
+_K_KITTY = const(3)
+_K_SHOOT = const(4)
+_K_SELL_SEAT = const(6)
 
 # buttons, in boards' BUTTONS order
 _B_STICK = const(0)
@@ -32,6 +42,9 @@ class Controls:
     def __init__(self, table):
         self.t = table
         self.ui = table.ui
+        self.game = Entry(self)          # the entry the game asks for (sync)
+        self.stack = [self.game]
+        table.ui.mode = self.game
 
     def __getattr__(self, name):
         # The modes a table may never use (the menu, the sale of the bank, the shoot window,
@@ -47,7 +60,7 @@ class Controls:
             from card_entry import CardEntry as mode
         else:
             raise AttributeError(name)
-        m = mode(self.t, self)
+        m = mode(self)
         setattr(self, name, m)
         return m
 
@@ -56,7 +69,6 @@ class Controls:
         b &= LONG - 1
         t = self.t
         ui = self.ui
-        e = t.session.e
         if ui.msg:                       # a new press replaces the last refusal
             ui.msg = ""
             t.screens.all_dirty()
@@ -72,53 +84,13 @@ class Controls:
             if b == _B_OK:
                 t.new_session()
             return
-        if ui.kind == V.K_MENU:
-            self.menu.press(b)
-            return
-        if ui.kind == V.K_CARD:
-            self.card.press(b, long)
-            return
-        if ui.kind != V.K_NONE and not long and self._entry_press(b, e):
+        if self.stack[-1].press(b, long):
             return
         if long:
             if b == _B_OK:
                 self.menu.open()
-            elif b == _B_PLUS and ui.kind != V.K_NONE:
-                ui.value = ui.hi
-                self.entry_moved()
-            elif b == _B_MINUS and ui.kind != V.K_NONE:
-                ui.value = ui.lo
-                self.entry_moved()
             return
-        self._game_press(b, e)
-
-    def _entry_press(self, b, e):
-        """A short press while an amount entry is open; False when it is not the entry's."""
-        ui = self.ui
-        if b == _B_MINUS or b == _B_PLUS:
-            v = ui.value + (1 if b == _B_PLUS else -1)
-            if ui.kind == V.K_SELL_SEAT and v == e.banker:
-                v += 1 if b == _B_PLUS else -1   # N4: the bank goes to another seat
-            if ui.lo <= v <= ui.hi:
-                ui.value = v
-            self.entry_moved()
-            return True
-        if b == _B_OK:
-            self.commit()
-            return True
-        if b == _B_UNDO and ui.kind == V.K_SHOOT and not ui.manual and self.shoot.passed():
-            self.shoot.unpass()
-            return True
-        if b == _B_UNDO and ui.manual:
-            self.close()
-            self.t.narrator.prompt()     # a sale's prompt ends with it
-            return True
-        if b == _B_BUY and ui.kind == V.K_BUY:
-            ui.kind = V.K_NONE
-            ui.manual = False
-            self.t.screens.all_dirty()
-            return True
-        return False
+        self._game_press(b, t.session.e)
 
     def _game_press(self, b, e):
         t = self.t
@@ -152,37 +124,37 @@ class Controls:
         if why:
             t.refuse(why, seat)
 
-    # ------------------------------------------------------------------ the amount entry
+    # ------------------------------------------------------------------ the stack
     def entry_moved(self):
-        """The entry's value changed: its displays are drawn again, the seat's first."""
-        ui = self.ui
+        """The top entry's value changed: its displays are drawn again, the seat's first."""
+        m = self.stack[-1]
         sc = self.t.screens
-        if ui.kind >= V.K_SELL_SEAT:     # the sale's and a card's other displays too
+        if m.kind >= _K_SELL_SEAT:      # the sale's and a card's other displays too
             sc.all_dirty()               # the buyer's display follows the choice
             self.t.narrator.prompt()
         sc.mark(BANKER_DISPLAY)
-        if ui.seat:
-            sc.mark(ui.seat - 1)
-            sc.first = ui.seat - 1
+        if m.seat:
+            sc.mark(m.seat - 1)
+            sc.first = m.seat - 1
 
-    def open(self, kind, seat, lo, hi):
-        """An entry opened by a button (a buy, the kitty, a shoot bet, a sale, a card)."""
-        ui = self.ui
-        ui.kind = kind
-        ui.manual = True
-        ui.seat = seat
-        ui.lo = lo
-        ui.hi = hi
-        ui.value = lo
+    def push(self, mode):
+        """A mode a button opened goes on top (in place of any such mode before it)."""
+        del self.stack[1:]
+        self.stack.append(mode)
+        self.ui.mode = mode
         sc = self.t.screens
         sc.all_dirty()
+        seat = mode.seat
         sc.first = seat - 1 if seat else BANKER_DISPLAY
 
+    def open(self, kind, seat, lo, hi):
+        """An amount entry opened by a button (a buy, the kitty, a shoot bet)."""
+        self.push(Entry(self, kind, seat, lo, hi))
+
     def close(self):
-        """The entry a button opened is closed; the one the game asks for, if any, opens."""
-        ui = self.ui
-        ui.kind = V.K_NONE
-        ui.manual = False
+        """What a button opened is closed; the entry the game asks for shows again."""
+        del self.stack[1:]
+        self.ui.mode = self.game
         self.sync()
         self.t.screens.all_dirty()
 
@@ -195,72 +167,45 @@ class Controls:
         why = e.check(E.EV_BUY, seat, lo)
         if why:
             return why
-        self.open(V.K_BUY, seat, lo, e.buy_max(seat, slot))
+        self.open(_K_BUY, seat, lo, e.buy_max(seat, slot))
         return None
 
-    def commit(self):
-        t = self.t
-        ui = self.ui
-        kind = ui.kind
-        seat = ui.seat
-        v = ui.value
-        if kind == V.K_STAKE:
-            why = t.event(E.EV_STAKE, seat, v, 0, _SRC_BUTTON)
-        elif kind == V.K_BUY:
-            why = t.event(E.EV_BUY, seat, v, 0, _SRC_BUTTON)
-        elif kind == V.K_KITTY:
-            why = t.event(E.EV_KITTY, 0, v, 0, _SRC_BUTTON)
-        elif kind == V.K_CARD:
-            why = t.event(E.EV_CARD, 0, 0, v, _SRC_BUTTON)   # refused: the entry stays
-        elif kind >= V.K_SELL_SEAT:
-            why = self.sale.step(kind, seat, v)
-        elif v == 0:
-            why = self.shoot.pass_(seat)
-        else:
-            why = t.event(E.EV_SHOOT, seat, v, 0, _SRC_BUTTON)
-        if why:
-            t.refuse(why, seat)
-
     def after_event(self):
-        """An event was accepted: an entry a button opened closes with it."""
-        ui = self.ui
-        if ui.kind != V.K_NONE and ui.manual:
-            ui.kind = V.K_NONE
-            ui.manual = False
+        """An event was accepted: what a button opened closes with it."""
+        if len(self.stack) > 1:
+            del self.stack[1:]
+            self.ui.mode = self.game
         self.sync()
 
     def sync(self):
-        """Open the amount entry the game asks for (stakes, the kitty, a shoot bet)."""
-        ui = self.ui
+        """The entry the game asks for now (stakes, the kitty, a shoot bet), at the bottom
+        of the stack: its value is kept while it stays the same entry."""
+        g = self.game
         e = self.t.session.e
-        if e is None or ui.manual:
+        if e is None:
             return
-        kind = V.K_NONE
+        kind = _K_NONE
         seat = 0
         lo = hi = 0
         ph = e.phase
         r = e.rules
         shooter = self.shoot.window_seat() if r.shoot else 0
         if ph == E.PH_STAKES or ph == E.PH_BETS or (
-                e.casino and ph == E.PH_IDLE and not e.want_shuffle and not ui.over):
-            kind = V.K_STAKE
+                e.casino and ph == E.PH_IDLE and not e.want_shuffle and not self.ui.over):
+            kind = _K_STAKE
             seat = V.acting_seat(e)
             lo = r.stake_min
             hi = r.stake_max
         elif ph == E.PH_IDLE and e.need_kitty:
-            kind = V.K_KITTY
+            kind = _K_KITTY
             lo = r.kitty_min
             hi = r.kitty_max
         elif shooter:
-            kind = V.K_SHOOT            # X2: 0 = pass
+            kind = _K_SHOOT            # X2: 0 = pass
             seat = shooter
             hi = e.shoot_room()
-        if kind != ui.kind or seat != ui.seat or lo != ui.lo or hi != ui.hi:
-            ui.kind = kind
-            ui.seat = seat
-            ui.lo = lo
-            ui.hi = hi
-            ui.value = lo
+        if kind != g.kind or seat != g.seat or lo != g.lo or hi != g.hi:
+            g.set(kind, seat, lo, hi)
 
     def same_bets(self):
         """`casino`: one press re-places every seat's bet of the previous round (D2)."""

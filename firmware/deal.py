@@ -14,28 +14,7 @@ from settlement import after_accept, banker_card, banker_pontoon_at_deal
 from shoe_layers import cut_card, take
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
-# host_tests/test_engine_layout.py checks they agree).
-_R_PHASE = const(0)
-_R_CASINO = const(1)
-_R_SEATS = const(2)
-_R_BANKER = const(6)
-_R_DEAL_KITTY = const(8)
-_R_NEED_KITTY = const(9)
-_R_WANT_SHUFFLE = const(10)
-_R_DEALS = const(11)
-_R_PONTOON_DEALT = const(16)
-_R_BANKER_PONTOON = const(17)
-_R_DOUBLED = const(18)
-_R_SHOOT_POS = const(19)
-_R_OUTSTANDING_SHOOT = const(20)
-_R_POS = const(21)
-_R_CUR = const(22)
-_R_PEND = const(23)
-_R_NORDER = const(27)
-_R_NSLOTS = const(28)
-_R_NPLAYERS = const(29)
-_R_NEXT_LAYER = const(32)
-_R_DEAL_LAYER_BASE = const(33)
+# host_tests/engine/test_engine_layout.py checks they agree).
 _HB = const(8)
 _HB_SEAT = const(6)
 _HW = const(4)
@@ -59,23 +38,22 @@ _PEND_NONE = const(0)
 
 def card(e, code):
     """A card event in any phase: the card goes where the game wants it, or why not."""
-    v = e.v
-    ph = v[_R_PHASE]
+    ph = e.phase
     if ph == _PH_CUT:
         return cut_card(e, code)
-    if v[_R_WANT_SHUFFLE]:
+    if e.want_shuffle:
         return "shuffle and cut the pack first (N1/N3)"
     if ph == _PH_IDLE:
-        if v[_R_CASINO]:
+        if e.casino:
             return "place the bets first: seat 1 bets before any card (D2)"
-        if v[_R_NEED_KITTY]:
+        if e.need_kitty:
             return "the banker must put up a kitty of %d to %d first (X1/X8)" % (
                 e.rules.kitty_min, e.rules.kitty_max)
         why = take(e, code)
         if why:
             return why
         begin_deal(e)
-        v[_R_PHASE] = _PH_DEAL1
+        e.phase = _PH_DEAL1
         deal_card(e, code)
         return None
     if ph == _PH_DEAL1 or ph == _PH_DEAL2:
@@ -85,10 +63,10 @@ def card(e, code):
         deal_card(e, code)
         return None
     if ph == _PH_PLAY:
-        if v[_R_PEND] == _PEND_NONE:
+        if e.pend == _PEND_NONE:
             return "no card is due: seat %d must act first (stick, twist%s)" % (
-                e.hb[e.order[v[_R_CUR]] * _HB + _HB_SEAT],
-                ", double" if v[_R_CASINO] else ", buy")
+                e.hb[e.order[e.cur] * _HB + _HB_SEAT],
+                ", double" if e.casino else ", buy")
         why = take(e, code)
         if why:
             return why
@@ -101,44 +79,43 @@ def card(e, code):
         banker_card(e, code)
         return None
     if ph == _PH_STAKES:
-        return "no card is due: seat %d must stake first (D2)" % e.porder[v[_R_POS]]
+        return "no card is due: seat %d must stake first (D2)" % e.porder[e.pos]
     if ph == _PH_BETS:
-        return "no card is due: seat %d must bet first (D2)" % e.porder[v[_R_POS]]
+        return "no card is due: seat %d must bet first (D2)" % e.porder[e.pos]
     return "no card is due now"
 
 
 def begin_deal(e):
-    v = e.v
     hb = e.hb
     sw = e.sw
     sb = e.sb
     porder = e.porder
-    v[_R_DEALS] += 1
-    v[_R_DEAL_LAYER_BASE] = v[_R_NEXT_LAYER]
-    v[_R_NSLOTS] = 0
-    v[_R_NORDER] = 0
-    v[_R_DOUBLED] = 0
-    v[_R_PONTOON_DEALT] = False
-    v[_R_BANKER_PONTOON] = False
-    v[_R_SHOOT_POS] = 0
-    v[_R_OUTSTANDING_SHOOT] = 0
-    v[_R_DEAL_KITTY] = 0
-    v[_R_PEND] = _PEND_NONE
-    v[_R_CUR] = 0
+    e.deals += 1
+    e.deal_layer_base = e.next_layer
+    e.nslots = 0
+    e.norder = 0
+    e.doubled = 0
+    e.pontoon_dealt = 0
+    e.banker_pontoon = 0
+    e.shoot_pos = 0
+    e.outstanding_shoot = 0
+    e.deal_kitty = 0
+    e.pend = _PEND_NONE
+    e.cur = 0
     # B2: play order starts at the banker's left and ends with the banker.
     n = 0
-    if v[_R_CASINO]:
-        for s in range(1, v[_R_SEATS] + 1):
+    if e.casino:
+        for s in range(1, e.seats + 1):
             porder[n] = s
             n += 1
     else:
-        s = v[_R_BANKER]
-        for _ in range(v[_R_SEATS] - 1):
-            s = s + 1 if s < v[_R_SEATS] else 1
+        s = e.banker
+        for _ in range(e.seats - 1):
+            s = s + 1 if s < e.seats else 1
             porder[n] = s
             n += 1
-    v[_R_NPLAYERS] = n
-    for s in range(v[_R_SEATS] + 1):
+    e.nplayers = n
+    for s in range(e.seats + 1):
         sw[s * _SW + _SW_NET] = 0
         sw[s * _SW + _SW_INITIAL] = 0
         sb[s * _SB + _SB_HANDS] = 0
@@ -149,22 +126,21 @@ def begin_deal(e):
             hb[slot * _HB + _HB_SEAT] = porder[slot - 1]
             e.order[slot - 1] = slot
             sb[porder[slot - 1] * _SB + _SB_HANDS] = 1
-    hb[_HB_SEAT] = v[_R_BANKER]
-    v[_R_NSLOTS] = n + 1
-    v[_R_NORDER] = n
-    v[_R_POS] = 0
+    hb[_HB_SEAT] = e.banker
+    e.nslots = n + 1
+    e.norder = n
+    e.pos = 0
 
 
 def deal_card(e, code):
-    v = e.v
-    e._add_card(e._deal_slot(v[_R_POS]), code)
-    v[_R_POS] += 1
-    if v[_R_POS] <= v[_R_NPLAYERS]:
+    e._add_card(e._deal_slot(e.pos), code)
+    e.pos += 1
+    if e.pos <= e.nplayers:
         after_accept(e)
         return
-    v[_R_POS] = 0
-    if v[_R_PHASE] == _PH_DEAL1:
-        v[_R_PHASE] = _PH_DEAL2 if v[_R_CASINO] else _PH_STAKES
+    e.pos = 0
+    if e.phase == _PH_DEAL1:
+        e.phase = _PH_DEAL2 if e.casino else _PH_STAKES
         after_accept(e)
         return
     # D3 done: D4 banker's Pontoon, else the players' turns.
@@ -173,20 +149,19 @@ def deal_card(e, code):
     if hands.pontoon_grade(hb, 0, 2, order) >= 0:
         banker_pontoon_at_deal(e)
         return
-    for i in range(v[_R_NPLAYERS]):
+    for i in range(e.nplayers):
         if hands.pontoon_grade(hb, (i + 1) * _HB, 2, order) >= 0:
-            v[_R_PONTOON_DEALT] = True
-    v[_R_PHASE] = _PH_PLAY
-    v[_R_CUR] = 0
+            e.pontoon_dealt = 1
+    e.phase = _PH_PLAY
+    e.cur = 0
     settle_automatic_then_advance(e)
 
 
 # ----------------------------------------------------------------- stakes (D2)
 def stake(e, seat, amount):
-    v = e.v
-    ph = v[_R_PHASE]
-    if v[_R_CASINO] and ph == _PH_IDLE:
-        if v[_R_WANT_SHUFFLE]:
+    ph = e.phase
+    if e.casino and ph == _PH_IDLE:
+        if e.want_shuffle:
             return "shuffle the shoe first: less than a quarter is left (N1)"
         if seat != 1:
             return "bets go in seat order: seat 1 bets first (D2)"
@@ -194,10 +169,10 @@ def stake(e, seat, amount):
         if why:
             return why
         begin_deal(e)
-        v[_R_PHASE] = _PH_BETS
+        e.phase = _PH_BETS
         return _stake_accept(e, seat, amount)
     if ph == _PH_BETS or ph == _PH_STAKES:
-        want = e.porder[v[_R_POS]]
+        want = e.porder[e.pos]
         if seat != want:
             return "it is seat %d's turn to stake, not seat %d's (D2)" % (want, seat)
         why = _stake_range(e, amount)
@@ -218,12 +193,11 @@ def _stake_range(e, amount):
 
 
 def _stake_accept(e, seat, amount):
-    v = e.v
     e.sw[seat * _SW + _SW_INITIAL] = amount
-    e.hw[(v[_R_POS] + 1) * _HW + _HW_STAKE] = amount
-    v[_R_POS] += 1
-    if v[_R_POS] >= v[_R_NPLAYERS]:
-        v[_R_POS] = 0
-        v[_R_PHASE] = _PH_DEAL1 if v[_R_PHASE] == _PH_BETS else _PH_DEAL2
+    e.hw[(e.pos + 1) * _HW + _HW_STAKE] = amount
+    e.pos += 1
+    if e.pos >= e.nplayers:
+        e.pos = 0
+        e.phase = _PH_DEAL1 if e.phase == _PH_BETS else _PH_DEAL2
     after_accept(e)
     return None

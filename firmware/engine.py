@@ -80,47 +80,10 @@ _MAX_SHOOT = const(10000)  # the largest kitty: keeps a hand's amounts in 16 bit
 _P_CASINO = const(2)
 
 
-# State layout. Everything lives in eight preallocated buffers (no per-card or per-hand
-# objects), so the whole state of an 8-seat table is under 1 KB, nothing is allocated
-# while a deal is played and snapshot.py saves it as bytes. Scalars are registers in one
-# array, named by these indices (the engine's other modules mirror them).
-_R_PHASE = const(0)
-_R_CASINO = const(1)
-_R_SEATS = const(2)
-_R_PACKS = const(3)
-_R_COPIES = const(4)
-_R_MAX_HANDS = const(5)
-_R_BANKER = const(6)
-_R_KITTY = const(7)
-_R_DEAL_KITTY = const(8)
-_R_NEED_KITTY = const(9)
-_R_WANT_SHUFFLE = const(10)
-_R_DEALS = const(11)
-_R_COUNTED = const(12)
-_R_DEALS_ENDED = const(13)
-_R_LAST_VOID = const(14)
-_R_LAST_COUNTED = const(15)
-_R_PONTOON_DEALT = const(16)
-_R_BANKER_PONTOON = const(17)
-_R_DOUBLED = const(18)
-_R_SHOOT_POS = const(19)
-_R_OUTSTANDING_SHOOT = const(20)
-_R_POS = const(21)
-_R_CUR = const(22)
-_R_PEND = const(23)
-_R_PEND_LEFT = const(24)
-_R_PEND_SLOT = const(25)
-_R_PEND_SLOT2 = const(26)
-_R_NORDER = const(27)
-_R_NSLOTS = const(28)
-_R_NPLAYERS = const(29)
-_R_TOP_LAYER = const(30)
-_R_TOP_COUNT = const(31)
-_R_NEXT_LAYER = const(32)
-_R_DEAL_LAYER_BASE = const(33)
-_R_IN_SHOE = const(34)
-_NREGS = const(35)
-
+# State layout. Scalars (the phase, the kitty, the deal's position, ...) are attributes of
+# the engine, all made in __init__ (an accepted event only changes their values, which
+# allocates nothing). Hands, seats and the shoe live in seven preallocated buffers (no
+# per-card or per-hand objects), so the whole state of an 8-seat table is under 1 KB.
 # Per hand (slot 0 is the banker's): bytes [card0..card4, count, seat, flags] ...
 _HB = const(8)
 _HB_N = const(5)
@@ -146,44 +109,16 @@ _SB_CUT_IN = const(3)
 
 
 
-# The registers' names in register order (engine.phase is self.v[_R_PHASE]).
+# The scalars in the order snapshot.py saves them (registers()).
 _REGISTER_NAMES = (
-    "phase",
-    "casino",
-    "seats",
-    "packs",
-    "copies",
-    "max_hands",
-    "banker",
-    "kitty",
-    "deal_kitty",
-    "need_kitty",
-    "want_shuffle",
-    "deals",
-    "counted",
-    "deals_ended",
-    "last_void",
-    "last_counted",
-    "pontoon_dealt",
-    "banker_pontoon",
-    "doubled",
-    "shoot_pos",
-    "outstanding_shoot",
-    "pos",
-    "cur",
-    "pend",
-    "pend_left",
-    "pend_slot",
-    "pend_slot2",
-    "norder",
-    "nslots",
-    "nplayers",
-    "top_layer",
-    "top_count",
-    "next_layer",
-    "deal_layer_base",
-    "in_shoe",
+    "phase", "casino", "seats", "packs", "copies", "max_hands", "banker", "kitty",
+    "deal_kitty", "need_kitty", "want_shuffle", "deals", "counted", "deals_ended",
+    "last_void", "last_counted", "pontoon_dealt", "banker_pontoon", "doubled", "shoot_pos",
+    "outstanding_shoot", "pos", "cur", "pend", "pend_left", "pend_slot", "pend_slot2",
+    "norder", "nslots", "nplayers", "top_layer", "top_count", "next_layer",
+    "deal_layer_base", "in_shoe",
 )
+
 
 class Engine:
     """The game's state and what the controller, views and tools ask of it. The rules'
@@ -203,7 +138,8 @@ class Engine:
         # Hands: the banker's plus four per player (P3), three in casino.
         maxh = 1 + seats * 3 if casino else 1 + (seats - 1) * 4
         self.rules = rules
-        self.v = v = array("i", bytes(4 * _NREGS))
+        for name in _REGISTER_NAMES:
+            setattr(self, name, 0)
         self.hb = bytearray(maxh * _HB)
         self.hw = array("h", bytes(2 * _HW * maxh))
         self.sw = array("i", bytes(4 * _SW * (seats + 1)))
@@ -212,47 +148,46 @@ class Engine:
         self.porder = bytearray(seats)  # players in play order (B2)
         # Shoe: one byte per physical card copy = its layer, LOC_TABLE or _LOC_DISCARD.
         self.loc = bytearray(packs * 52)
-        v[_R_CASINO] = casino
-        v[_R_SEATS] = seats
-        v[_R_PACKS] = packs
-        v[_R_COPIES] = packs * 52
-        v[_R_MAX_HANDS] = maxh
-        v[_R_TOP_COUNT] = packs * 52
-        v[_R_IN_SHOE] = packs * 52
-        v[_R_NEXT_LAYER] = 1
-        v[_R_DEAL_LAYER_BASE] = 1
+        self.casino = 1 if casino else 0
+        self.seats = seats
+        self.packs = packs
+        self.copies = packs * 52
+        self.max_hands = maxh
+        self.top_count = packs * 52
+        self.in_shoe = packs * 52
+        self.next_layer = 1
+        self.deal_layer_base = 1
         if casino:
-            v[_R_BANKER] = _HOUSE
-            v[_R_PHASE] = PH_IDLE
+            self.banker = _HOUSE
+            self.phase = PH_IDLE
         elif banker:
-            v[_R_BANKER] = banker
-            v[_R_PHASE] = PH_IDLE
+            self.banker = banker
+            self.phase = PH_IDLE
         else:
-            v[_R_PHASE] = PH_CUT
+            self.phase = PH_CUT
             start_cut_round(self, True)
-        if rules.shoot and v[_R_BANKER]:
-            v[_R_NEED_KITTY] = 1
+        if rules.shoot and self.banker:
+            self.need_kitty = 1
 
     def state(self):
-        """Every buffer the engine's state lives in (nothing else changes after __init__):
-        snapshot.py saves and restores them, so a boot replays only the newest events."""
-        return (self.v, self.hb, self.hw, self.sw, self.sb, self.order, self.porder, self.loc)
+        """The engine's whole state for snapshot.py: the scalars packed in a new array,
+        then every buffer (nothing else changes after __init__). A boot that restores it
+        (buffers in place, then set_registers) replays only the newest events."""
+        return (self.registers(), self.hb, self.hw, self.sw, self.sb, self.order,
+                self.porder, self.loc)
+
+    def registers(self):
+        return array("i", [getattr(self, name) for name in _REGISTER_NAMES])
+
+    def set_registers(self, regs):
+        for i in range(len(_REGISTER_NAMES)):
+            setattr(self, _REGISTER_NAMES[i], regs[i])
 
     def state_bytes(self):
-        """Bytes of game state held in the buffers (the budget is 1 KB for 8 seats)."""
-        return (len(self.v) * 4 + len(self.hb) + len(self.hw) * 2 + len(self.sw) * 4
-                + len(self.sb) + len(self.order) + len(self.porder) + len(self.loc))
-
-    def __getattr__(self, name):
-        # engine.phase, engine.kitty, ...: the registers by name, read-only, for the other
-        # modules (the engine's own code indexes self.v). A property per register cost
-        # about 1 KB of the Pico's heap (a function and a property object each); this and
-        # the frozen tuple of names cost none.
-        try:
-            i = _REGISTER_NAMES.index(name)
-        except ValueError:
-            raise AttributeError(name) from None
-        return self.v[i]
+        """Bytes of game state (the budget is 1 KB for 8 seats)."""
+        return (4 * len(_REGISTER_NAMES) + len(self.hb) + len(self.hw) * 2
+                + len(self.sw) * 4 + len(self.sb) + len(self.order) + len(self.porder)
+                + len(self.loc))
 
     # ----------------------------------------------------------------- hands and seats
     def ncards(self, slot):
@@ -278,12 +213,11 @@ class Engine:
 
     def shoot_room(self):
         """X2, X4: the most a shoot bet may be now, the kitty not yet covered by them."""
-        v = self.v
-        return v[_R_KITTY] - v[_R_OUTSTANDING_SHOOT]
+        return self.kitty - self.outstanding_shoot
 
     def kitty_room(self):
         """X8: the most the banker may add to the kitty now."""
-        return self.rules.kitty_max - self.v[_R_KITTY]
+        return self.rules.kitty_max - self.kitty
 
     def hand_shoot(self, slot):
         return self.hw[slot * _HW + _HW_SHOOT]
@@ -341,53 +275,49 @@ class Engine:
     # ----------------------------------------------------------------- the table
     def current_slot(self):
         """The player hand being played, or -1."""
-        v = self.v
-        if v[_R_PHASE] == PH_PLAY and v[_R_CUR] < v[_R_NORDER]:
-            return self.order[v[_R_CUR]]
+        if self.phase == PH_PLAY and self.cur < self.norder:
+            return self.order[self.cur]
         return -1
 
     def in_deal(self):
-        return PH_BETS <= self.v[_R_PHASE] <= PH_BANKER
+        return PH_BETS <= self.phase <= PH_BANKER
 
     def finished(self):
-        return self.v[_R_PHASE] == PH_OVER
+        return self.phase == PH_OVER
 
     def total_money(self):
         """R1: the sum of every balance and the kitty (always 0)."""
-        v = self.v
-        s = v[_R_KITTY]
-        for i in range(v[_R_SEATS] + 1):
+        s = self.kitty
+        for i in range(self.seats + 1):
             s += self.sw[i * _SW + _SW_BALANCE]
         return s
 
     def card_due(self):
         """True when the next event must (or may only) be a card."""
-        v = self.v
-        ph = v[_R_PHASE]
+        ph = self.phase
         if ph == PH_PLAY:
-            return v[_R_PEND] != PEND_NONE
+            return self.pend != PEND_NONE
         if ph == PH_DEAL1 or ph == PH_DEAL2 or ph == PH_CUT:
             return True
         if ph == PH_BANKER:
-            return v[_R_CASINO]  # the casino dealer must draw; a banker chooses to
+            return self.casino  # the casino dealer must draw; a banker chooses to
         return False
 
     def _deal_slot(self, pos):
         # Round position -> slot: players first in play order, the banker last.
-        return pos + 1 if pos < self.v[_R_NPLAYERS] else 0
+        return pos + 1 if pos < self.nplayers else 0
 
     def expected_card_slot(self):
         """Slot (hand) the next card goes to, -1 if none (cut: -2 - seat)."""
-        v = self.v
-        ph = v[_R_PHASE]
+        ph = self.phase
         if ph == PH_CUT:
-            return -2 - v[_R_POS]
+            return -2 - self.pos
         if ph == PH_DEAL1 or ph == PH_DEAL2:
-            return self._deal_slot(v[_R_POS])
-        if ph == PH_PLAY and v[_R_PEND] != PEND_NONE:
-            if v[_R_PEND] == _PEND_SPLIT and v[_R_PEND_LEFT] == 1:
-                return v[_R_PEND_SLOT2]
-            return v[_R_PEND_SLOT]
+            return self._deal_slot(self.pos)
+        if ph == PH_PLAY and self.pend != PEND_NONE:
+            if self.pend == _PEND_SPLIT and self.pend_left == 1:
+                return self.pend_slot2
+            return self.pend_slot
         if ph == PH_BANKER:
             return 0
         return -1
@@ -403,22 +333,19 @@ class Engine:
             return self.hb[slot * _HB + _HB_SEAT]
         if slot == 0:
             return 0
-        v = self.v
-        if v[_R_PHASE] == PH_IDLE:
-            return v[_R_BANKER] % v[_R_SEATS] + 1
+        if self.phase == PH_IDLE:
+            return self.banker % self.seats + 1
         return -1
 
     def next_stake_seat(self):
-        v = self.v
-        if v[_R_PHASE] == PH_STAKES or v[_R_PHASE] == PH_BETS:
-            return self.porder[v[_R_POS]]
+        if self.phase == PH_STAKES or self.phase == PH_BETS:
+            return self.porder[self.pos]
         return 0
 
     # ----------------------------------------------------------------- events
     def apply(self, ev, seat=0, amount=0, card=0):
         """Apply one event. None when accepted; else the reason, state unchanged."""
-        v = self.v
-        if v[_R_PHASE] == PH_OVER:
+        if self.phase == PH_OVER:
             return "the session is over: eight deals were played (T1)"
         if ev == EV_CARD and not 0 <= card < 52:
             return "that is not a card"
@@ -433,9 +360,9 @@ class Engine:
                 return "no deal is in progress to void (N3)"
             settlement.void(self)
             return None
-        if v[_R_PHASE] == PH_CUT:
+        if self.phase == PH_CUT:
             return ("the cut for the first banker comes first: waiting for a card for seat %d (B1)"
-                    % v[_R_POS])
+                    % self.pos)
         if EV_BUY <= ev <= EV_BURN:
             return actions.act(self, ev, seat, amount, True)
         if ev == EV_STAKE:
@@ -457,7 +384,7 @@ class Engine:
 
     def check(self, ev, seat=0, amount=0):
         """Would this player action be accepted now? None, or the reason (nothing changes)."""
-        if self.v[_R_PHASE] == PH_OVER:
+        if self.phase == PH_OVER:
             return "the session is over"
         if EV_BUY <= ev <= EV_BURN:
             return actions.act(self, ev, seat, amount, False)

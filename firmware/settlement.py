@@ -12,28 +12,7 @@ import hands
 from shoe_layers import cards_back, close_layer, runs_out, under
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
-# host_tests/test_engine_layout.py checks they agree).
-_R_PHASE = const(0)
-_R_CASINO = const(1)
-_R_SEATS = const(2)
-_R_COPIES = const(4)
-_R_BANKER = const(6)
-_R_KITTY = const(7)
-_R_DEAL_KITTY = const(8)
-_R_NEED_KITTY = const(9)
-_R_WANT_SHUFFLE = const(10)
-_R_COUNTED = const(12)
-_R_DEALS_ENDED = const(13)
-_R_LAST_VOID = const(14)
-_R_LAST_COUNTED = const(15)
-_R_PONTOON_DEALT = const(16)
-_R_BANKER_PONTOON = const(17)
-_R_DOUBLED = const(18)
-_R_OUTSTANDING_SHOOT = const(20)
-_R_PEND = const(23)
-_R_NORDER = const(27)
-_R_NSLOTS = const(28)
-_R_IN_SHOE = const(34)
+# host_tests/engine/test_engine_layout.py checks they agree).
 _HB = const(8)
 _HB_N = const(5)
 _HB_SEAT = const(6)
@@ -70,25 +49,24 @@ def pay(e, payer, payee, amount, slot):
 
 def kitty_move(e, seat, amount, slot):
     """Positive: seat pays the kitty; negative: the kitty pays seat (X6, X7)."""
-    v = e.v
     sw = e.sw
     sw[seat * _SW + _SW_BALANCE] -= amount
-    v[_R_KITTY] += amount
+    e.kitty += amount
     sw[seat * _SW + _SW_NET] -= amount
-    v[_R_DEAL_KITTY] += amount
+    e.deal_kitty += amount
     if slot > 0:
         e.hw[slot * _HW + _HW_NET] -= amount
 
 
 def single(e, mult):
     # V3 ruling: a single payment becomes double; doubles and trebles stay.
-    if e.v[_R_DOUBLED] and mult < 2:
+    if e.doubled and mult < 2:
         return 2
     return mult
 
 
 def win_mult(e, kind):
-    if e.v[_R_CASINO]:
+    if e.casino:
         # S4: Pontoon and five-card trick 2:1, other winners 1:1.
         return 2 if kind == hands.KIND_PONTOON or kind == hands.KIND_FIVE_CARD_TRICK else 1
     if kind == hands.KIND_PONTOON:
@@ -103,34 +81,32 @@ def win_mult(e, kind):
 def shoot_settle(e, slot, won):
     amount = e.hw[slot * _HW + _HW_SHOOT]
     if amount:
-        e.v[_R_OUTSTANDING_SHOOT] -= amount
+        e.outstanding_shoot -= amount
         kitty_move(e, e.hb[slot * _HB + _HB_SEAT], -amount if won else amount, slot)  # X7
 
 
 def move_bank(e, seat):
-    v = e.v
-    if v[_R_KITTY]:
+    if e.kitty:
         # X8: the old banker takes back what is left in the kitty.
-        e.sw[v[_R_BANKER] * _SW + _SW_BALANCE] += v[_R_KITTY]
-        v[_R_KITTY] = 0
-    v[_R_BANKER] = seat
+        e.sw[e.banker * _SW + _SW_BALANCE] += e.kitty
+        e.kitty = 0
+    e.banker = seat
     if e.rules.shoot:
-        v[_R_NEED_KITTY] = 1
+        e.need_kitty = 1
 
 
 # ----------------------------------------------------------------- banker (K)
 def banker_turn(e):
-    v = e.v
     hb = e.hb
     order = e.order
-    for i in range(v[_R_NORDER]):
+    for i in range(e.norder):
         if not hb[order[i] * _HB + _HB_FLAGS] & _F_BUST:
             break
     else:
         end_deal(e)  # K2: nothing left to settle
         return
-    v[_R_PHASE] = _PH_BANKER
-    if v[_R_CASINO] and dealer_stands(e):
+    e.phase = _PH_BANKER
+    if e.casino and dealer_stands(e):
         settle(e)
         return
     after_accept(e)
@@ -152,7 +128,7 @@ def dealer_stands(e):
 
 def banker_card(e, code):
     e._add_card(0, code)
-    if e.v[_R_CASINO]:
+    if e.casino:
         if dealer_stands(e):
             settle(e)
         else:
@@ -165,10 +141,9 @@ def banker_card(e, code):
 
 
 def stand(e):
-    v = e.v
-    if v[_R_CASINO]:
+    if e.casino:
         return "the dealer stands by itself in the casino game (K1)"
-    if v[_R_PHASE] != _PH_BANKER:
+    if e.phase != _PH_BANKER:
         return "the banker stands only in his own turn, after every player (K1)"
     settle(e)
     return None
@@ -176,38 +151,36 @@ def stand(e):
 
 # ----------------------------------------------------------------- settlement (D4, S)
 def banker_pontoon_at_deal(e):
-    v = e.v
     hb = e.hb
     hw = e.hw
     r = e.rules
     # D4 (X3, V4, V7 ruling): the banker's Pontoon collects at once; nobody acts.
-    v[_R_PONTOON_DEALT] = True
-    v[_R_BANKER_PONTOON] = True
+    e.pontoon_dealt = 1
+    e.banker_pontoon = 1
     order = r.pontoon_order
     bgrade = hands.pontoon_grade(hb, 0, 2, order)
-    if v[_R_CASINO]:
+    if e.casino:
         mult = 1
     elif r.banker_pontoon_collects_single:
         mult = single(e, 1)
     else:
         mult = single(e, r.pontoon_pays)
-    for i in range(v[_R_NORDER]):
+    for i in range(e.norder):
         slot = e.order[i]
         seat = hb[slot * _HB + _HB_SEAT]
         grade = hands.pontoon_grade(hb, slot * _HB, 2, order)
-        if not v[_R_CASINO] and grade > bgrade:
-            pay(e, v[_R_BANKER], seat,
+        if not e.casino and grade > bgrade:
+            pay(e, e.banker, seat,
                 hw[slot * _HW + _HW_STAKE] * win_mult(e, hands.KIND_PONTOON), slot)
             shoot_settle(e, slot, True)
         else:
-            pay(e, seat, v[_R_BANKER], hw[slot * _HW + _HW_STAKE] * mult, slot)
+            pay(e, seat, e.banker, hw[slot * _HW + _HW_STAKE] * mult, slot)
             shoot_settle(e, slot, False)
     hb[_HB_FLAGS] |= _F_DONE
     end_deal(e)
 
 
 def settle(e):
-    v = e.v
     hb = e.hb
     # S1-S4 against the banker's final hand; only standing hands take part (K2).
     order = e.rules.pontoon_order
@@ -216,8 +189,8 @@ def settle(e):
     bbust = e.hand_total(0) > 21
     bfive = not bbust and bn >= _MAX_CARDS
     bstrength = hands.strength(hb, 0, bn, order, False)
-    banker = v[_R_BANKER]
-    for i in range(v[_R_NORDER]):
+    banker = e.banker
+    for i in range(e.norder):
         slot = e.order[i]
         base = slot * _HB
         if hb[base + _HB_FLAGS] & _F_BUST:
@@ -235,7 +208,7 @@ def settle(e):
         if won:
             pay(e, banker, seat, stake * win_mult(e, kind), slot)
         else:
-            if v[_R_CASINO]:
+            if e.casino:
                 mult = 1  # S4: every loss single
             elif bfive:
                 mult = 2  # S3
@@ -249,61 +222,59 @@ def settle(e):
 
 # ----------------------------------------------------------------- between deals (N, T1)
 def end_deal(e):
-    v = e.v
     hb = e.hb
-    for slot in range(v[_R_NSLOTS]):
+    for slot in range(e.nslots):
         base = slot * _HB
         if not hb[base + _HB_FLAGS] & _F_BUST:
             for i in range(hb[base + _HB_N]):
                 under(e, hb[base + i])
     close_layer(e)
-    v[_R_PHASE] = _PH_IDLE
-    v[_R_DEALS_ENDED] += 1
-    v[_R_LAST_VOID] = False
-    v[_R_LAST_COUNTED] = True
-    old_banker = v[_R_BANKER]
+    e.phase = _PH_IDLE
+    e.deals_ended += 1
+    e.last_void = 0
+    e.last_counted = 1
+    old_banker = e.banker
     r = e.rules
-    if v[_R_CASINO]:
+    if e.casino:
         # N1 ruling: shuffle when less than a quarter of the shoe is left.
-        if v[_R_IN_SHOE] * 4 < v[_R_COPIES]:
-            v[_R_WANT_SHUFFLE] = True
+        if e.in_shoe * 4 < e.copies:
+            e.want_shuffle = 1
     else:
-        if v[_R_PONTOON_DEALT]:
-            v[_R_WANT_SHUFFLE] = True  # N1
-        if not v[_R_BANKER_PONTOON]:
+        if e.pontoon_dealt:
+            e.want_shuffle = 1  # N1
+        if not e.banker_pontoon:
             # N2: the unsplit Pontoon nearest the banker's left takes the bank.
-            for i in range(v[_R_NORDER]):
+            for i in range(e.norder):
                 base = e.order[i] * _HB
                 if hb[base + _HB_FLAGS] & _F_SPLIT or hb[base + _HB_N] != 2:
                     continue
                 if hands.pontoon_grade(hb, base, 2, r.pontoon_order) >= 0:
                     move_bank(e, hb[base + _HB_SEAT])
                     break
-        if r.shoot and v[_R_KITTY] == 0 and v[_R_BANKER] == old_banker:
-            v[_R_NEED_KITTY] = 1  # X8: an empty kitty is put up again
+        if r.shoot and e.kitty == 0 and e.banker == old_banker:
+            e.need_kitty = 1  # X8: an empty kitty is put up again
     if r.preset == _P_TABLE:
-        v[_R_COUNTED] += 1
-        if v[_R_COUNTED] >= 8:
-            v[_R_PHASE] = _PH_OVER  # T1
+        e.counted += 1
+        if e.counted >= 8:
+            e.phase = _PH_OVER  # T1
 
 
 def void(e):
-    v = e.v
     sw = e.sw
     # N3: every payment of the deal is reverted; not counted; shuffle.
-    for s in range(v[_R_SEATS] + 1):
+    for s in range(e.seats + 1):
         sw[s * _SW + _SW_BALANCE] -= sw[s * _SW + _SW_NET]
         sw[s * _SW + _SW_NET] = 0
-    v[_R_KITTY] -= v[_R_DEAL_KITTY]
-    v[_R_DEAL_KITTY] = 0
-    for slot in range(v[_R_NSLOTS]):
+    e.kitty -= e.deal_kitty
+    e.deal_kitty = 0
+    for slot in range(e.nslots):
         e.hw[slot * _HW + _HW_NET] = 0
     cards_back(e)
-    v[_R_PHASE] = _PH_IDLE
-    v[_R_PEND] = _PEND_NONE
-    v[_R_DEALS_ENDED] += 1
-    v[_R_LAST_VOID] = True
-    v[_R_LAST_COUNTED] = False
+    e.phase = _PH_IDLE
+    e.pend = _PEND_NONE
+    e.deals_ended += 1
+    e.last_void = 1
+    e.last_counted = 0
 
 
 def after_accept(e):

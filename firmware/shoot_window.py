@@ -1,13 +1,24 @@
 # X2, the shoot window: before the second card round each player in turn may place a shoot
 # bet against the kitty, or pass. A pass is no event (TRANSCRIPT.md: a player who does not
 # shoot sends nothing), so the passes live here until the window closes.
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
 import engine as E
 import views as V
 
+# views' mode kinds (a const is inlined only in its own module)
+_K_SHOOT = const(4)
+
 
 class ShootWindow:
-    def __init__(self, table, controls):
-        self.t = table
+    def __init__(self, controls):
+        self.t = controls.t
         self.c = controls
         self.skip = 0                    # play index the passes have reached
 
@@ -38,7 +49,7 @@ class ShootWindow:
         room = e.shoot_room()
         if not seat or room < 1:
             return "no shoot bet is possible now (X2, X4)"
-        self.c.open(V.K_SHOOT, seat, lo, room)
+        self.c.open(_K_SHOOT, seat, lo, room)
         return None
 
     def pass_(self, seat):

@@ -10,7 +10,8 @@
 #
 #   b"SNP1", then little-endian u32: journal bytes, events, their CRC-32, the state's
 #   CRC-32; then two bytes the controller keeps of the last event (what UNDO may take back)
-#   and every Engine.state() buffer's bytes in order (the state's CRC covers all of them)
+#   and every Engine.state() buffer's bytes in order, its scalars first (the state's CRC
+#   covers all of them)
 import os
 from array import array
 from binascii import crc32
@@ -98,6 +99,7 @@ class Snapshot:
             else:                  # array('i') or array('h'): raw bytes back into items
                 memoryview(b)[:] = array("i" if n == 4 * len(b) else "h", chunk)
             k += n
+        engine.set_registers(bufs[0])
         self.events = _u32(data, 8)
         self.offset = offset
         return offset

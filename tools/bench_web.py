@@ -23,7 +23,7 @@ import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "firmware"), ROOT,
-          os.path.join(ROOT, "host_tests")):
+          os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "host_tests", "sim")):
     if p not in sys.path:
         sys.path.insert(0, p)
 

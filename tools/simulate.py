@@ -71,14 +71,6 @@ from rules import RulesError, parse_rules, seats_error  # noqa: E402
 from transcript import event_text  # noqa: E402
 
 Z95 = 1.959963984540054
-_PHASE = E._R_PHASE
-_WANT = E._R_WANT_SHUFFLE
-_ENDED = E._R_DEALS_ENDED
-_TOP = E._R_TOP_LAYER
-_TOPN = E._R_TOP_COUNT
-_PEND = E._R_PEND
-_VOID = E._R_LAST_VOID
-_BPONT = E._R_BANKER_PONTOON
 _CASINO = 2
 _TABLE = 0
 _MAX_EVENTS_PER_DEAL = 1000
@@ -194,18 +186,17 @@ class Shoe:
 
     def draw(self):
         e = self.engine
-        v = e.v
         cards = self.cards
-        if v[_TOP] != self.layer or v[_TOPN] != len(cards):
-            top = v[_TOP]
+        if e.top_layer != self.layer or e.top_count != len(cards):
+            top = e.top_layer
             loc = e.loc
             cards = self.cards = [i % 52 for i in range(len(loc)) if loc[i] == top] \
-                if v[_TOPN] else []
+                if e.top_count else []
             self.layer = top
             self.rescans += 1
-            if len(cards) != v[_TOPN]:
+            if len(cards) != e.top_count:
                 raise SimulationError("shoe model out of step with the engine: %d cards in "
-                                      "layer %d, engine says %d" % (len(cards), top, v[_TOPN]))
+                                      "layer %d, engine says %d" % (len(cards), top, e.top_count))
         n = len(cards)
         if n == 0:
             return -1
@@ -299,16 +290,15 @@ class Simulation:
         if self.engine is None or self.reshuffle or self.engine.finished():
             self._new_engine()
         e = self.engine
-        v = e.v
-        if v[_WANT]:
+        if e.want_shuffle:
             self._apply(E.EV_SHUFFLE)
             self.shuffles += 1
-        ended = v[_ENDED]
+        ended = e.deals_ended
         banker_seat = -1
         for _ in range(_MAX_EVENTS_PER_DEAL):
-            if v[_ENDED] != ended:
+            if e.deals_ended != ended:
                 break
-            ph = v[_PHASE]
+            ph = e.phase
             if ph == E.PH_IDLE:
                 if self.casino:
                     self._apply(E.EV_STAKE, 1, self.stake)
@@ -316,7 +306,7 @@ class Simulation:
                     self._card()  # D1: the first card begins the deal
             elif ph == E.PH_BETS or ph == E.PH_STAKES:
                 self._apply(E.EV_STAKE, e.next_stake_seat(), self.stake)
-            elif ph == E.PH_PLAY and v[_PEND] == E.PEND_NONE:
+            elif ph == E.PH_PLAY and e.pend == E.PEND_NONE:
                 self._player_turn(e.current_slot())
             elif ph == E.PH_BANKER and not self.casino:
                 if self.banker.draw(e.hand_total(0), e.hand_soft(0), e.ncards(0)):
@@ -329,7 +319,7 @@ class Simulation:
                 banker_seat = e.hand_seat(0)
         else:
             raise SimulationError("a deal took more than %d events" % _MAX_EVENTS_PER_DEAL)
-        if v[_VOID]:
+        if e.last_void:
             self.voids += 1
             return False
         self._record(banker_seat)
@@ -337,7 +327,6 @@ class Simulation:
 
     def _record(self, banker_seat):
         e = self.engine
-        v = e.v
         x = 0
         s = 0
         for seat in range(1, self.seats + 1):
@@ -348,7 +337,7 @@ class Simulation:
         r = 0
         kinds = dict.fromkeys(self.player_keys, 0)
         standing = False
-        dealer_pontoon = v[_BPONT]
+        dealer_pontoon = e.banker_pontoon
         norder = e.norder
         for i in range(norder):
             slot = e.slot_at(i)

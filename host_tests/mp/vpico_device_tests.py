@@ -1,5 +1,5 @@
 # Runs ON the virtual Pico (rp2 port) under micropython-lib's unittest, installed on its
-# flash by host_tests/test_vpico_firmware.py: what the rp2 port does that the unix port
+# flash by host_tests/pico/test_vpico_firmware.py: what the rp2 port does that the unix port
 # does differently, checked where the firmware meets it.
 import errno
 import os

@@ -3,7 +3,7 @@ PORT=socket://...`, mpremote over the emulated USB serial line), then let the sc
 players of tools/simtable.py play through the buttons, the reader and the serial line
 (tools/runner.py's Pico backend: `table_run`).
 
-Used by tools/vpico/session.py (`make vpico`) and host_tests/test_vpico_*.py.
+Used by tools/vpico/session.py (`make vpico`) and host_tests/pico/test_vpico_*.py.
 """
 import os
 import subprocess

@@ -15,7 +15,7 @@ import simulate
 import strategies as S
 from rules import parse_rules
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIMULATE = os.path.join(ROOT, "tools", "simulate.py")
 Z99 = 2.5758293035489004
 
@@ -295,8 +295,8 @@ def test_cli_bad_input_exits_2_with_one_line(args, tmp_path):
 
 
 def test_no_png_unless_asked(tmp_path):
-    p = subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))), "tools", "simulate.py"), "--deals", "50", "--seats", "2"],
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "simulate.py"),
+                        "--deals", "50", "--seats", "2"],
                        cwd=str(tmp_path), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert os.listdir(str(tmp_path)) == []          # no out/simulate.png overwritten

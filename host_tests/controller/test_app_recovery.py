@@ -15,7 +15,7 @@ import simtable as S
 
 
 def engine_state(e):
-    return (bytes(e.v), bytes(e.hb), bytes(e.hw), bytes(e.sw), bytes(e.sb), bytes(e.order),
+    return (bytes(e.registers()), bytes(e.hb), bytes(e.hw), bytes(e.sw), bytes(e.sb), bytes(e.order),
             bytes(e.loc))
 
 

@@ -1,4 +1,4 @@
-"""The engine's modules (and the transcript parser) each carry their own copy of the state layout's constants (a
+"""The engine's modules (and the transcript parser, and the controls' modes) each carry their own copy of the state layout's constants (a
 MicroPython const() is inlined only in the module that defines it): every copy must equal
 engine.py's (presets: rules.py's)."""
 import importlib
@@ -34,6 +34,30 @@ def test_layout_copies_match_the_engine(module):
 
 def test_the_check_can_fail(monkeypatch):
     import settlement
-    monkeypatch.setattr(settlement, "_R_KITTY", 99)
+    monkeypatch.setattr(settlement, "_HW_NET", 99)
     with pytest.raises(AssertionError):
         test_layout_copies_match_the_engine("settlement")
+
+
+MODE_MODULES = ("controls", "entry", "menu", "bank_sale", "card_entry", "shoot_window")
+
+
+@pytest.mark.parametrize("module", MODE_MODULES)
+def test_mode_kind_copies_match_the_views(module):
+    """The kinds of the controls' modes are views.py's private constants, copied."""
+    import views
+    mod = importlib.import_module(module)
+    names = [n for n in vars(mod) if n.startswith("_K_")]
+    assert names
+    for name in names:
+        assert getattr(mod, name) == getattr(views, name), "%s.%s" % (module, name)
+    if hasattr(mod, "_SRC_BUTTON"):
+        import app
+        assert mod._SRC_BUTTON == app.SRC_BUTTON
+
+
+def test_the_mode_check_can_fail(monkeypatch):
+    import entry
+    monkeypatch.setattr(entry, "_K_BUY", 7)
+    with pytest.raises(AssertionError):
+        test_mode_kind_copies_match_the_views("entry")

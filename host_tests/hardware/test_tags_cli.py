@@ -1,6 +1,6 @@
 """tools/tags.py as a person runs it: a check without --count ends with the summary, Ctrl-C
 stops a run and still shows the summary, each mode's --help says what it does. (Bad
-arguments, a missing port or command: host_tests/test_tools_cli.py.)"""
+arguments, a missing port or command: host_tests/repo/test_tools_cli.py.)"""
 import os
 import signal
 import subprocess

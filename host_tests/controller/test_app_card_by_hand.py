@@ -12,6 +12,7 @@ from test_app_buttons import CLASSIC_ALL
 import engine as E
 import runner as R
 import simtable as S
+import menu as M
 import views as V
 from cards import card_name
 from transcript import parse_event, strip
@@ -53,7 +54,7 @@ def test_the_menu_offers_a_card_by_hand_exactly_when_the_engine_takes_one():
 def test_a_face_down_card_by_hand_shows_only_on_its_own_seat(tmp_path):
     b = Bench(str(tmp_path / "f"), settings="preset = table\nseats = 3\nbanker = 3\n")
     b.press("OK", hold=900)
-    assert [V.MENU_NAMES[i] for i in b.t.ui.menu][0] == "Enter card by hand"
+    assert [M.NAMES[i] for i in b.t.ui.mode.items][0] == "Enter card by hand"
     b.press("OK")
     assert b.out[-1] == "> Card by hand: seat 1"
     s = screens(b, 3)
@@ -78,7 +79,7 @@ def test_a_face_down_card_by_hand_shows_only_on_its_own_seat(tmp_path):
     s = screens(b, 3)
     assert s[0][1] == "KS  10"
     assert names_on(s[1]) == names_on(s[2]) == names_on(s[8]) == []
-    assert b.t.ui.kind == V.K_NONE
+    assert b.t.ui.mode.kind == 0
 
 
 def test_the_banker_face_down_card_by_hand_reaches_no_seat_display(tmp_path):
@@ -155,7 +156,7 @@ def test_a_refused_card_by_hand_says_why_and_stays_open(tmp_path):
     assert b.screen(1)[6:] == ["Your card by hand", "Card        - QC + OK"]
     # UNDO gives no card: the prompt is back, nothing was journaled
     b.press("UNDO")
-    assert b.t.ui.kind == V.K_NONE and b.out[-1] == "> Deal to seat 2"
+    assert b.t.ui.mode.kind == 0 and b.out[-1] == "> Deal to seat 2"
     assert b.screen(1)[6:] == ["", ""] and b.journal().endswith("card KC\n")
     # a card the journal cannot keep is not taken, and no display shows it
     open_entry(b)
@@ -173,7 +174,7 @@ def test_no_card_by_hand_when_none_is_due(tmp_path):
     for c in ("8H", "9C", "AD"):
         b.card(c)
     b.press("OK", hold=900)                              # a stake is due, not a card
-    assert "Enter card by hand" not in [V.MENU_NAMES[i] for i in b.t.ui.menu]
+    assert "Enter card by hand" not in [M.NAMES[i] for i in b.t.ui.mode.items]
     b.press("UNDO")
     n = len(b.out)
     assert b.t.controls.card.open().startswith("no card is due now")

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # host_tests/
 ROOT = os.path.dirname(HERE)
 SCEN = os.path.join(HERE, "scenarios")
 REPLAY = os.path.join(ROOT, "tools", "replay.py")

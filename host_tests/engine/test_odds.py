@@ -20,7 +20,7 @@ from hypothesis import given, settings, strategies as st
 
 import odds
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ODDS = os.path.join(ROOT, "tools", "odds.py")
 VALUE_OF_RANK = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]        # A, 2..9, T (ace as 1 here)
 

@@ -8,6 +8,7 @@ import re
 from app_support import Bench, ButtonDriver, check_frames, hidden_states, no_serial_runner
 
 import engine as E
+import menu as M
 import runner as R
 import simtable as S
 
@@ -90,7 +91,7 @@ def menu_to(b, item):
 def menu_items(b):
     import views as V
     b.press("OK", hold=900)
-    items = [V.MENU_NAMES[i] for i in b.t.ui.menu]
+    items = [M.NAMES[i] for i in b.t.ui.mode.items]
     b.press("UNDO")
     return items
 

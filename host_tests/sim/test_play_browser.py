@@ -14,9 +14,10 @@ import browser
 import livetable as L
 import play
 import app
+import menu as M
 from cards import card_name
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9TAJQK])([CDHS])(?![A-Za-z0-9])")
 WAIT_S = 30
 
@@ -394,7 +395,7 @@ def test_holding_a_button_is_a_long_press(page):
     assert menu_line() == []
     page.act(hold)
     menu = menu_line()                       # the menu's item, on the banker's display
-    assert len(menu) == 1 and menu[0][2:] in L.V.MENU_NAMES, page.canvas_text(8)
+    assert len(menu) == 1 and menu[0][2:] in M.NAMES, page.canvas_text(8)
     page.act(lambda: page.click("btn-UNDO"))
     assert menu_line() == [], page.canvas_text(8)
 

@@ -7,7 +7,7 @@ import pytest
 
 from vpico.pico import FROZEN, STOCK, Pico, firmware_dir, node_ready, uf2_for, VpicoError
 
-P_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+P_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WALL = 300      # wall-clock bound of any one wait (the emulator is ~5x slower than a Pico)
 
 

@@ -50,7 +50,7 @@ def tables(draw):
 
 
 def snapshot(e):
-    return (e.v.tobytes(), bytes(e.hb), e.hw.tobytes(), e.sw.tobytes(), bytes(e.sb),
+    return (e.registers().tobytes(), bytes(e.hb), e.hw.tobytes(), e.sw.tobytes(), bytes(e.sb),
             bytes(e.order), bytes(e.porder), bytes(e.loc))
 
 
