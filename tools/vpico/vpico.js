@@ -55,6 +55,16 @@ const xipLru = new Uint8Array(XIP_SETS);             // the way to replace next
 let stallCycles = 0;
 let xipMisses = 0;
 let xipStallNs = 0;
+// VPICO_XIP_PROFILE=FILE: the misses per 64 bytes of flash, written to FILE (little-endian
+// u32s) every few seconds, for tools that map them to the firmware's symbols
+const xipProfilePath = process.env.VPICO_XIP_PROFILE || '';
+const xipProfile = xipProfilePath ? new Uint32Array((16 << 20) >>> 6) : null;
+let xipProfileAt = Date.now();
+function xipProfileSave(force) {
+  if (!xipProfile || (!force && Date.now() - xipProfileAt < 5000)) return;
+  xipProfileAt = Date.now();
+  fs.writeFileSync(xipProfilePath, Buffer.from(xipProfile.buffer, 0, 4 << 15));
+}
 function xipRead(address, bytes) {
   const alias = (address >>> 24) & 3;
   if (alias >= 2) {               // the cache is not looked at
@@ -70,6 +80,7 @@ function xipRead(address, bytes) {
   if (xipTag[i + 1] === tag) { xipLru[set] = 0; return; }
   stallCycles += MISS_CYCLES;
   xipMisses++;
+  if (xipProfile) xipProfile[(address & 0xffffff) >>> 6]++;
   if (alias === 0) {
     const way = xipLru[set];
     xipTag[i + way] = tag;
@@ -395,6 +406,7 @@ function run(until) {
   }
   send('d ' + nowNs() + ' ' + Math.round(idle) + ' ' + xipMisses + ' ' + Math.round(xipStallNs));
   flush();
+  xipProfileSave(false);
 }
 
 for (;;) {
@@ -415,6 +427,7 @@ for (;;) {
       parseIrq(parts, 1);
       break;
     case 'quit':
+      xipProfileSave(true);
       flush();
       fs.closeSync(flashFd);
       process.exit(0);
