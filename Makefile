@@ -44,6 +44,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/bench_load.py
 	$(PY) tools/bench_pico.py
 	$(PY) tools/card_timeline.py
+	$(PY) tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png
 
 clean:
 	rm -rf out build .pytest_cache

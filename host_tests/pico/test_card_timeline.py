@@ -23,3 +23,15 @@ def test_a_cards_timeline_on_the_virtual_pico(tmp_path):
     from PIL import Image
     with Image.open(png) as img:
         assert img.size == (1400, 420) and len(img.getcolors(1 << 16)) > 5
+
+
+def test_the_card_picked_is_the_one_at_the_percentile(monkeypatch):
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import card_timeline as T
+    # (put ns, event, seat, last byte ns): times to the display 10, 20, ... 200 ms
+    cards = [(0, k, 1, (k + 1) * 10_000_000) for k in range(20)]
+    monkeypatch.setattr(T.B, "player_cards", lambda run, driver, events: cards)
+    assert T.pick_card(None, None, [], 50)[3] == 110_000_000     # the median of 20
+    assert T.pick_card(None, None, [], 95)[3] == 200_000_000     # one of the slow ones
+    assert T.pick_card(None, None, [], 100)[3] == 200_000_000    # the slowest
+    assert T.pick_card(None, None, [], 0)[3] == 10_000_000
