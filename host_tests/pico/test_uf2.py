@@ -119,8 +119,8 @@ def _placed(board, function):
 
 
 def test_the_interpreters_loop_runs_from_sram_on_the_pico():
-    # boards/uf2/code_in_ram.cmake: through the 16 KB XIP cache the VM's loop and the
-    # collector missed a third of the time; MicroPython's own script meant them in SRAM
+    # boards/uf2/code_in_ram.cmake: the VM's loop and the collector must not run through
+    # the 16 KB XIP cache (MicroPython's own script meant them in SRAM too)
     for function in ("mp_execute_bytecode", "gc_alloc", "mp_setup_code_state_helper"):
         assert 0x20000000 <= _placed("RPI_PICO", function) < 0x20042000, function
     # and what no pass of the table needs stays in flash (each byte in SRAM is heap)
