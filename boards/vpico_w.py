@@ -10,6 +10,8 @@
 # streams into microdot's own request handling (web.py's server, unchanged). Every answer
 # goes out on the serial line as "#web SEAT STATUS BODY" (seat 0: the public page) for
 # the host to check for hidden information.
+import sys
+
 from pico import *  # noqa: F401,F403 - the same pins, displays, reader and buttons
 
 PAUSE_SAME_MS = 1000
@@ -39,24 +41,56 @@ class _Reader:
 
 
 class _Writer:
-    def __init__(self, phone):
-        self.out = []
+    """A phone's end of the connection. The answer is taken as it is written, as a socket
+    takes it into the Wi-Fi stack's own buffers: its head kept (status, cookie), an API
+    answer's body put on the serial line and its version noted, and nothing of it left in
+    the Pico's heap for the phone's task to pick up later."""
+
+    def __init__(self, phone, show):
         self.phone = phone
+        self.show = show
+        self.head = b""
+        self.body = False                # the head's blank line has passed
+        self.status = 0
+        self.version = -1
+        self.printed = False
 
     async def awrite(self, data):
-        self.out.append(data if isinstance(data, bytes) else data.encode())
+        self.write(data)
 
     def write(self, data):
-        self.out.append(data if isinstance(data, bytes) else data.encode())
+        if isinstance(data, str):
+            data = data.encode()
+        if not self.body:
+            self.head += data
+            i = self.head.find(b"\r\n\r\n")
+            if i < 0:
+                return
+            data = self.head[i + 4:]
+            self.head = self.head[:i]
+            self.body = True
+            if self.head.startswith(b"HTTP/"):
+                self.status = int(self.head[9:12])
+            if self.show:
+                # the line is whole before the server's task next waits: no other task's
+                # line comes in between
+                sys.stdout.write("#web %d %d " % (self.phone, self.status))
+                self.printed = True
+        if self.version < 0:
+            self.version = _version(data)
+        if self.show and data:
+            sys.stdout.buffer.write(data)
 
     async def drain(self):
         pass
 
     async def aclose(self):
-        pass
+        self.close()
 
     def close(self):
-        pass
+        if self.printed:
+            self.printed = False
+            sys.stdout.write("\n")
 
     async def wait_closed(self):
         pass
@@ -65,19 +99,17 @@ class _Writer:
         return ("10.0.0.%d" % (10 + self.phone), 40000 + self.phone)
 
 
-async def request(app, phone, method, path, headers=b"", body=b""):
-    """(status, head bytes, body bytes) of one request through microdot's handling."""
+async def request(app, phone, method, path, headers=b"", body=b"", show=False):
+    """(status, head bytes, version) of one request through microdot's handling; `show`:
+    its body goes on the serial line as "#web PHONE STATUS BODY" as it is written."""
     head = b"%s %s HTTP/1.1\r\nHost: pontoon\r\n%s" % (method, path, headers)
     if body:
         head += b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n" % (
             len(body))
-    w = _Writer(phone)
+    w = _Writer(phone, show)
     await app.handle_request(_Reader(head + b"\r\n" + body), w)
-    raw = b"".join(w.out)
-    i = raw.find(b"\r\n\r\n")
-    if not raw.startswith(b"HTTP/") or i < 0:
-        return 0, raw, b""
-    return int(raw[9:12]), raw[:i], raw[i + 4:]
+    w.close()                            # a server that broke off mid-answer: the line ends
+    return w.status, w.head, w.version
 
 
 def _version(body):
@@ -114,20 +146,18 @@ async def phone(app, web, seat):
             if not cookie:
                 await asyncio.sleep_ms(PAUSE_ERROR_MS)
                 continue
-        status, head, body = await request(
+        status, head, nv = await request(
             app, seat, b"GET", b"%s?after=%d" % (api, v),
-            b"Cookie: %s\r\n" % cookie if cookie else b"")
-        print("#web %d %d %s" % (seat, status, body.decode()))
+            b"Cookie: %s\r\n" % cookie if cookie else b"", show=True)
         if status == 403:
             cookie = b""                 # the page reloads: the code is asked again
             continue
         if status != 200:
             await asyncio.sleep_ms(PAUSE_ERROR_MS)
             continue
-        nv = _version(body)
         same = nv == v
         v = nv
-        head = body = None               # a phone's memory is not the Pico's
+        head = None                      # a phone's memory is not the Pico's
         await asyncio.sleep_ms(PAUSE_SAME_MS if same else 0)
 
 

@@ -403,7 +403,6 @@ def make_app(web):
                 await _close(writer)
 
     app = TableServer()
-    html = {"Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-store"}
 
     def _seat(n):
         try:
@@ -421,9 +420,17 @@ def make_app(web):
         except ValueError:
             return 0
 
+    def page(body_len, status=200, more=None):
+        body, n = body_len
+        h = {"Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-store",
+             "Content-Length": str(n)}
+        if more:
+            h.update(more)
+        return body, status, h
+
     @app.get("/")
     async def index(req):
-        return P.TABLE, 200, html
+        return page(P.table())
 
     @app.get("/api/table")
     async def api_table(req):
@@ -436,8 +443,8 @@ def make_app(web):
         if not s:
             return "no such seat", 404
         if web.token_ok(s, req.cookies.get("seat%d" % s, "")):
-            return P.SEAT, 200, html
-        return P.LOGIN.replace("{N}", str(s)).replace("{MSG}", ""), 200, html
+            return page(P.seat())
+        return page(P.login(s))
 
     @app.post("/seat/<n>")
     async def seat_login(req, n):
@@ -453,9 +460,8 @@ def make_app(web):
             return r
         if what == "wait":
             msg = "Too many wrong codes: wait %d s and try again." % value
-            return (P.LOGIN.replace("{N}", str(s)).replace("{MSG}", msg), 429,
-                    {"Content-Type": "text/html; charset=UTF-8", "Retry-After": str(value)})
-        return (P.LOGIN.replace("{N}", str(s)).replace("{MSG}", "Wrong code."), 403, html)
+            return page(P.login(s, msg), 429, {"Retry-After": str(value)})
+        return page(P.login(s, "Wrong code."), 403)
 
     @app.get("/api/seat/<n>")
     async def api_seat(req, n):

@@ -1,7 +1,11 @@
 # The pages the Pico W serves (web.py): small, no external files, readable on a phone.
 # Both table pages long-poll their JSON (/api/table, /api/seat/N ?after=version) and draw
 # it; the seat page adds the seat's own display lines and hands.
-_HEAD = """<!doctype html><html><head><meta charset=utf-8>
+#
+# Every part is a bytes constant: frozen, it stays in flash, and a page goes out part by
+# part (page()), so serving a page takes no heap for its text (joined at import, the
+# three pages took 8 KB of the Pico W's heap for good).
+HEAD = b"""<!doctype html><html><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width,initial-scale=1">
 <title>Pontoon</title><link rel=icon href="data:,"><style>
 body{font:16px system-ui,sans-serif;margin:0;background:#0b5d2a;color:#fff}
@@ -15,7 +19,7 @@ pre{font:15px monospace;background:#000;color:#9cf;padding:6px;border-radius:6px
 white-space:pre-wrap}a{color:#ffd54a}
 </style></head><body><main>"""
 
-_JS = """<script>
+JS = b"""<script>
 var v=0;function $(i){return document.getElementById(i)}
 function c(n){var r=/[HD]$/.test(n)?' r':'';return '<span class="c'+r+'">'+n+'</span>'}
 function h(x){var s='';for(var i=0;i<x.down;i++)s+='<span class="c d">##</span>';
@@ -47,20 +51,50 @@ document.body.dataset.v=t.events}setTimeout(poll,same?1000:0)}).catch(function()
 setTimeout(poll,2000)})}poll();
 </script>"""
 
-TABLE = (_HEAD + """<h1>Pontoon table</h1><div id=t>Loading&hellip;</div>
-<p><a href="/history/">Hand histories</a> &middot; your seat: /seat/N</p>
-<script>var API='/api/table'</script>""" + _JS + "</main></body></html>")
+END = b"</main></body></html>"
 
-SEAT = (_HEAD + """<h1 id=title>Your seat</h1><pre id=disp></pre><div id=mine></div>
+TABLE = b"""<h1>Pontoon table</h1><div id=t>Loading&hellip;</div>
+<p><a href="/history/">Hand histories</a> &middot; your seat: /seat/N</p>
+<script>var API='/api/table'</script>"""
+
+SEAT = b"""<h1 id=title>Your seat</h1><pre id=disp></pre><div id=mine></div>
 <div id=t></div><script>var API='/api/seat/'+location.pathname.split('/')[2];
 function own(t){$('title').textContent='Seat '+t.seat;$('disp').textContent=
 t.display.join('\\n');var s='';for(var i=0;i<t.mine.length;i++){var m=t.mine[i];
 s+='<div class="box p">';for(var k=0;k<m.cards.length;k++)s+=c(m.cards[k]);
 s+=' '+m.total+' &middot; stake '+m.stake+'</div>'}$('mine').innerHTML=s}</script>"""
-        + _JS + "</main></body></html>")
 
-LOGIN = (_HEAD + """<h1>Seat {N}</h1><div class=box><form method=post action="/seat/{N}">
-<p>The code on seat {N}'s display (or ask the banker):</p>
+# the login page around its seat number (three times) and its message
+LOGIN = (b"<h1>Seat ", b"""</h1><div class=box><form method=post action="/seat/""",
+         b"""">
+<p>The code on seat """, b"""'s display (or ask the banker):</p>
 <input name=code inputmode=numeric autocomplete=off maxlength=6 size=8 autofocus>
-<button>Open</button></form><p id=msg>{MSG}</p></div>
+<button>Open</button></form><p id=msg>""", b"""</p></div>
 <p><a href="/">The table</a></p></main></body></html>""")
+
+
+def page(parts):
+    """(body, its length): a generator of the parts (microdot sends each as it comes)."""
+    n = 0
+    for p in parts:
+        n += len(p)
+    return _each(parts), n
+
+
+def _each(parts):
+    for p in parts:
+        yield p
+
+
+def table():
+    return page((HEAD, TABLE, JS, END))
+
+
+def seat():
+    return page((HEAD, SEAT, JS, END))
+
+
+def login(seat, msg=""):
+    n = str(seat).encode()
+    return page((HEAD, LOGIN[0], n, LOGIN[1], n, LOGIN[2], n, LOGIN[3], msg.encode(),
+                 LOGIN[4]))
