@@ -7,9 +7,10 @@
 # seat's page (logged in with the code its display shows) long-poll their JSON with
 # ?after=VERSION, ask again at once after a change, a second later when nothing changed,
 # two seconds after an error, and log in again on a 403. Requests go through in-memory
-# streams into microdot's own request handling (web.py's server, unchanged). Every answer
-# goes out on the serial line as "#web SEAT STATUS BODY" (seat 0: the public page) for
-# the host to check for hidden information.
+# streams into microdot's own request handling (web.py's server, unchanged), each in a
+# task of its own as asyncio's socket server runs a connection. Every answer goes out on
+# the serial line as "#web SEAT STATUS BODY" (seat 0: the public page) as it is written,
+# for the host to check for hidden information.
 import sys
 
 from pico import *  # noqa: F401,F403 - the same pins, displays, reader and buttons
@@ -106,10 +107,22 @@ async def request(app, phone, method, path, headers=b"", body=b"", show=False):
     if body:
         head += b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n" % (
             len(body))
+    import asyncio
     w = _Writer(phone, show)
-    await app.handle_request(_Reader(head + b"\r\n" + body), w)
+    done = asyncio.Event()
+    # the connection's own task, as a socket server starts one per connection; the phone
+    # waits for it to end without holding it (a finished task is then garbage at once)
+    asyncio.create_task(_connection(app, _Reader(head + b"\r\n" + body), w, done))
+    await done.wait()
     w.close()                            # a server that broke off mid-answer: the line ends
     return w.status, w.head, w.version
+
+
+async def _connection(app, reader, writer, done):
+    try:
+        await app.handle_request(reader, writer)
+    finally:
+        done.set()
 
 
 def _version(body):
