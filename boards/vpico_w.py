@@ -17,6 +17,7 @@ from pico import *  # noqa: F401,F403 - the same pins, displays, reader and butt
 
 PAUSE_SAME_MS = 1000
 PAUSE_ERROR_MS = 2000
+TICK_MS = 10                    # how often the phones look at what is due
 
 
 class _Reader:
@@ -107,22 +108,10 @@ async def request(app, phone, method, path, headers=b"", body=b"", show=False):
     if body:
         head += b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n" % (
             len(body))
-    import asyncio
     w = _Writer(phone, show)
-    done = asyncio.Event()
-    # the connection's own task, as a socket server starts one per connection; the phone
-    # waits for it to end without holding it (a finished task is then garbage at once)
-    asyncio.create_task(_connection(app, _Reader(head + b"\r\n" + body), w, done))
-    await done.wait()
+    await app.handle_request(_Reader(head + b"\r\n" + body), w)
     w.close()                            # a server that broke off mid-answer: the line ends
     return w.status, w.head, w.version
-
-
-async def _connection(app, reader, writer, done):
-    try:
-        await app.handle_request(reader, writer)
-    finally:
-        done.set()
 
 
 def _version(body):
@@ -143,64 +132,81 @@ def _cookie(head):
     return head[i + 12:j if j > 0 else len(head)]
 
 
-async def phone(app, web, seat):
-    """One phone at the table: seat 0 the public page, else seat `seat`'s own page."""
-    import asyncio
-    api = b"/api/table" if seat == 0 else b"/api/seat/%d" % seat
-    page = b"/" if seat == 0 else b"/seat/%d" % seat
-    cookie = b""
-    v = 0
-    await request(app, seat, b"GET", page)
-    while not web.t.stop:
-        if seat and not cookie:
-            code = web.code(seat).encode()
-            status, head, _ = await request(app, seat, b"POST", page, body=b"code=" + code)
-            cookie = _cookie(head)
-            if not cookie:
-                await asyncio.sleep_ms(PAUSE_ERROR_MS)
-                continue
-        status, head, nv = await request(
-            app, seat, b"GET", b"%s?after=%d" % (api, v),
-            b"Cookie: %s\r\n" % cookie if cookie else b"", show=True)
-        if status == 403:
-            cookie = b""                 # the page reloads: the code is asked again
-            continue
-        if status != 200:
-            await asyncio.sleep_ms(PAUSE_ERROR_MS)
-            continue
-        same = nv == v
-        v = nv
-        head = None                      # a phone's memory is not the Pico's
-        await asyncio.sleep_ms(PAUSE_SAME_MS if same else 0)
-
-
 class Network:
-    """Where a real Pico W would bind, and, instead of a socket server, the phones."""
+    """Where a real Pico W would bind, and, instead of a socket server, the phones: one
+    task that starts each phone's next request when it is due, each request in a task of
+    its own (as asyncio's socket server runs a connection), a phone's state in a few
+    slots between its requests (a phone's memory is not the Pico's)."""
 
     def __init__(self, seats):
         self.host = "0.0.0.0"
         self.port = 80
         self.seats = seats
-        self.phones = 0
+        n = seats + 1                    # phone 0: the public page
+        self.loaded = bytearray(n)       # the page itself was fetched
+        self.busy = bytearray(n)         # a request is under way
+        self.cookie = [b""] * n
+        self.v = [0] * n                 # the version of the last answer
+        self.due = [0] * n               # ticks_ms of the next request
+        self.alive = False
 
     def where(self):
         return "phones inside the virtual Pico W (no Wi-Fi chip emulated)"
 
     async def serve(self, app, web):
         import asyncio
-        for s in range(self.seats + 1):
-            asyncio.create_task(self._phone(app, web, s))
+        asyncio.create_task(self._phones(app, web))
 
-    async def _phone(self, app, web, seat):
-        self.phones += 1
+    async def _phones(self, app, web):
+        import asyncio
+        from time import ticks_diff, ticks_ms
+        self.alive = True
         try:
-            await phone(app, web, seat)
+            while not web.t.stop:
+                now = ticks_ms()
+                for i in range(self.seats + 1):
+                    if not self.busy[i] and ticks_diff(now, self.due[i]) >= 0:
+                        self.busy[i] = 1
+                        asyncio.create_task(self._ask(app, web, i))
+                await asyncio.sleep_ms(TICK_MS)
         finally:
-            self.phones -= 1
+            self.alive = False
+
+    async def _ask(self, app, web, i):
+        """Phone i's next request: its page, the seat's code, or the long poll."""
+        from time import ticks_add, ticks_ms
+        wait = 0
+        try:
+            page = b"/" if i == 0 else b"/seat/%d" % i
+            if not self.loaded[i]:
+                await request(app, i, b"GET", page)
+                self.loaded[i] = 1
+            elif i and not self.cookie[i]:
+                _, head, _ = await request(app, i, b"POST", page,
+                                           body=b"code=" + web.code(i).encode())
+                self.cookie[i] = _cookie(head)
+                if not self.cookie[i]:
+                    wait = PAUSE_ERROR_MS
+            else:
+                api = b"/api/table" if i == 0 else b"/api/seat/%d" % i
+                c = self.cookie[i]
+                status, _, nv = await request(
+                    app, i, b"GET", b"%s?after=%d" % (api, self.v[i]),
+                    b"Cookie: %s\r\n" % c if c else b"", show=True)
+                if status == 403:
+                    self.cookie[i] = b""     # the page reloads: the code is asked again
+                elif status != 200:
+                    wait = PAUSE_ERROR_MS
+                else:
+                    wait = PAUSE_SAME_MS if nv == self.v[i] else 0
+                    self.v[i] = nv
+        finally:
+            self.due[i] = ticks_add(ticks_ms(), wait)
+            self.busy[i] = 0
 
     def running(self):
         """Phones still at the table (web.py waits for them when the table stops)."""
-        return self.phones
+        return self.alive or any(self.busy)
 
 
 def make_network(settings):

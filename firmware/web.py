@@ -45,21 +45,8 @@ FREE_WRONG = 3
 LOCK_MAX_S = 300
 PHASES = ("", "cut", "idle", "bets", "deal", "stakes", "deal", "play", "banker", "over")
 PRESETS = ("table", "classic", "casino")
-# MicroPython's asyncio has sleep_ms; CPython's only the second-based sleep
+# MicroPython's asyncio has sleep_ms and wait_for_ms; CPython's only the second-based ones
 _sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
-try:                                   # the connections' cut-off runs on asyncio's clock
-    from time import ticks_add, ticks_diff, ticks_ms
-except ImportError:                    # CPython
-    import time as _time
-
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
-
-    def ticks_add(t, d):
-        return t + d
-
-    def ticks_diff(a, b):
-        return a - b
 
 
 def lock_s(wrong):
@@ -129,11 +116,6 @@ class Web:
         self.slow_turns = 0                # turns that took over 2 ms
         self.away_us = 0                   # all the turns together
         self.server = None
-        # the open connections' tasks and cut-off instants, by slot: a connection past its
-        # cut-off is cancelled by the table's loop (cut_slow). Not asyncio.wait_for: its
-        # extra task holds every finished request's answer until the scheduler's next pass
-        self.conns = [None] * _MAX_OPEN
-        self.cut_at = [0] * _MAX_OPEN
         self._new_codes()
         self._reset_up()
 
@@ -324,17 +306,6 @@ class Web:
     def token_ok(self, seat, token):
         return 1 <= seat <= 8 and len(token) == 16 and token == self.tokens[seat]
 
-    def cut_slow(self):
-        """Cancel the connections open longer than the cut-off (slow or silent clients)."""
-        if not self.open:
-            return
-        now = ticks_ms()
-        for i in range(_MAX_OPEN):
-            t = self.conns[i]
-            if t is not None and ticks_diff(now, self.cut_at[i]) >= 0:
-                self.conns[i] = None
-                t.cancel()
-
     async def changed(self, after):
         """Wait (long poll) until the table differs from version `after`, or a while."""
         waited = 0
@@ -415,23 +386,19 @@ def make_app(web):
                 web.refused += 1
                 await _close(writer)
                 return
-            me = asyncio.current_task()
-            i = web.conns.index(None)      # a free slot: fewer than _MAX_OPEN are open
-            web.conns[i] = me
-            web.cut_at[i] = ticks_add(ticks_ms(), web.timeout_ms)
             web.open += 1
             web.requests += 1
             if web.open > web.most_open:
                 web.most_open = web.open
             try:
-                await Microdot.handle_request(self, _Limited(reader, web), _Writer(writer, web))
-            except asyncio.CancelledError:  # cut off by cut_slow
+                await asyncio.wait_for(
+                    Microdot.handle_request(self, _Limited(reader, web), _Writer(writer, web)),
+                    web.timeout_ms / 1000)
+            except asyncio.TimeoutError:
                 web.timeouts += 1
             except Exception:  # noqa: BLE001 - a broken connection must not stop the table
                 web.errors += 1
             finally:
-                if web.conns[i] is me:
-                    web.conns[i] = None
                 web.open -= 1
                 await _close(writer)
 
@@ -560,7 +527,6 @@ async def _table_loop(web):
     while not t.stop:
         busy = t.step()
         web.after_step()
-        web.cut_slow()
         web.steps += 1
         if not busy and simulated:
             drvtime.sleep(0.001)           # the simulated clock moves while idle
