@@ -3,8 +3,8 @@
 # it; the seat page adds the seat's own display lines and hands.
 #
 # Every part is a bytes constant: frozen, it stays in flash, and a page goes out part by
-# part (page()), so serving a page takes no heap for its text (joined at import, the
-# three pages took 8 KB of the Pico W's heap for good).
+# part (page()), so neither importing this module nor serving a page puts the pages'
+# text in the heap (a page joined at import would sit there for good).
 HEAD = b"""<!doctype html><html><head><meta charset=utf-8>
 <meta name=viewport content="width=device-width,initial-scale=1">
 <title>Pontoon</title><link rel=icon href="data:,"><style>
