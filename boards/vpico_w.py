@@ -78,9 +78,9 @@ class _Writer:
                 # line comes in between
                 sys.stdout.write("#web %d %d " % (self.phone, self.status))
                 self.printed = True
-        if self.version < 0:
-            self.version = _version(data)
         if self.show and data:
+            if self.version < 0:         # an API answer's (a page has none)
+                self.version = _version(data)
             sys.stdout.buffer.write(data)
 
     async def drain(self):

@@ -74,16 +74,11 @@ LOGIN = (b"<h1>Seat ", b"""</h1><div class=box><form method=post action="/seat/"
 
 
 def page(parts):
-    """(body, its length): a generator of the parts (microdot sends each as it comes)."""
+    """(body, its length): an iterator over the parts (microdot sends each as it comes)."""
     n = 0
     for p in parts:
         n += len(p)
-    return _each(parts), n
-
-
-def _each(parts):
-    for p in parts:
-        yield p
+    return iter(parts), n
 
 
 def table():
