@@ -4,10 +4,11 @@
 #   include("../../../manifest.py", board="pico")             # the Pico
 #   include("../../../manifest.py", board="pico_w", web=True)  # the Pico W
 #
-# Frozen: every firmware/ module, main.py included (MicroPython runs a frozen main.py at
-# boot, before looking on the filesystem: the UF2 alone is the shoe); the board's wiring as
-# `board` (and boards/pico.py as `pico` on the Pico W, which imports it); the Adafruit
-# drivers at the versions requirements.txt pins; microdot with the web part only.
+# Frozen: every firmware/ module but the .mpy path's import_index, main.py included
+# (MicroPython runs a frozen main.py at boot, before looking on the filesystem: the UF2
+# alone is the shoe); the board's wiring as `board` (and boards/pico.py as `pico` on the
+# Pico W, which imports it); the Adafruit drivers at the versions requirements.txt pins;
+# microdot with the web part only.
 # A file on the filesystem still shadows a frozen module of the same name ('' comes
 # before '.frozen' on sys.path): a board.py there rewires the pins without a rebuild.
 # The driver sources come from this repo's venv; SHOE_SITE_PACKAGES names another folder.
@@ -18,9 +19,11 @@ options.defaults(board="pico", web=False)  # noqa: F821 - manifest API
 
 # manifest files run with the current directory set to their own folder
 _fw = "firmware"
+# import_index serves the .mpy path's imports from the filesystem: nothing to do here
+_NOT_FROZEN = ("import_index.py",)
 for _name in sorted(os.listdir(_fw)):
-    if _name.endswith(".py") and (_name != "web.py" and _name != "web_pages.py"
-                                  or options.web):  # noqa: F821
+    if _name.endswith(".py") and _name not in _NOT_FROZEN and (
+            _name != "web.py" and _name != "web_pages.py" or options.web):  # noqa: F821
         module(_name, base_path=_fw)  # noqa: F821
 
 # A module is named after its file, so the wiring is staged as board.py (pico.py) under

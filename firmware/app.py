@@ -122,6 +122,7 @@ class Table:
         sc.all_dirty()
         sc.draw_all()
         collect()                        # the replay's garbage out before the reader's code
+        self.house.start()
         uid_map = None
         if st.uid_map:
             from uid_map import UidMap

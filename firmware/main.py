@@ -17,29 +17,38 @@ _EXTENSIBLE = ("array", "binascii", "collections", "errno", "hashlib", "io", "js
 
 
 def _import_table(path):
-    """(app, board), imported; path narrowed to the frozen modules when app is one."""
+    """(app, board), imported. The wiring comes from the whole path (a board file on the
+    filesystem takes the frozen one's place); the path then stays narrowed to the frozen
+    modules on the shoe's own UF2, to an ImportIndex of the files on the stock one."""
     if sys.implementation.name != "micropython" or ".frozen" not in path:
         import app
         return app, None
     keep = path[:]
     path.clear()                         # an empty sys.path makes import take the built-in
-    try:
-        for name in _EXTENSIBLE:
-            try:
-                sys.modules[name] = __import__(name)
-            except ImportError:          # not on this port
-                pass
-    finally:
-        path.extend(keep)
-    import board
-    path.clear()
+    for name in _EXTENSIBLE:
+        try:
+            sys.modules[name] = __import__(name)
+        except ImportError:              # not on this port
+            pass
     path.append(".frozen")
     try:
-        import app
+        import app                       # the shoe's own UF2
+        frozen = True
     except ImportError:                  # the stock UF2: the table is files (.mpy)
-        path.clear()
-        path.extend(keep)
+        frozen = False
+    path.clear()
+    path.extend(keep)
+    if not frozen:
+        try:
+            from import_index import mount
+            mount(path)
+        except ImportError:              # deployed before there was one
+            pass
         import app
+    import board
+    if frozen:
+        path.clear()
+        path.append(".frozen")
     return app, board
 
 
@@ -71,3 +80,5 @@ except Exception as exc:  # noqa: BLE001 - report anything, then stop safely
 finally:
     sys.path.clear()
     sys.path.extend(_path)
+    if "import_index" in sys.modules:
+        sys.modules["import_index"].unmount()

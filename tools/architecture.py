@@ -25,8 +25,8 @@ PARTS = (
     ("Session: what happened", (
         "session", "journal", "snapshot", "settings", "settings_values")),
     ("Controller: the table's loop", (
-        "main", "app", "narrator", "console", "controls", "entry", "menu", "bank_sale",
-        "shoot_window", "card_entry", "housekeeping", "tag_run")),
+        "main", "import_index", "app", "narrator", "console", "controls", "entry", "menu",
+        "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run")),
     ("Showing it", (
         "screens", "views", "seat_displays", "font5x7", "web", "web_pages")),
     ("Hardware adapters", (

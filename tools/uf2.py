@@ -240,6 +240,7 @@ def build_board(board, src, picotool_dir, jobs):
     # MicroPython names its version by `git describe`: a tree unpacked under this repository
     # would take this repository's commit; git is kept from looking above the tree
     env["GIT_CEILING_DIRECTORIES"] = os.path.dirname(src)
+    inputs = forget_stale_frozen(bdir)
     log = os.path.join(OUT, board + ".log")
     open(log, "w").close()
     t0 = time.monotonic()
@@ -249,11 +250,43 @@ def build_board(board, src, picotool_dir, jobs):
     made = os.path.join(bdir, "firmware.uf2")
     if not os.path.exists(made):
         raise BuildError("the %s build made no firmware.uf2 (see %s)" % (board, log))
+    with open(os.path.join(bdir, FROZEN_INPUTS), "w") as f:
+        f.write(inputs)
     dest = uf2_path(board)
     tmp = dest + ".tmp"
     shutil.copyfile(made, tmp)
     os.replace(tmp, dest)
     return dest, time.monotonic() - t0
+
+
+FROZEN_INPUTS = ".frozen-inputs"
+
+
+def forget_stale_frozen(bdir, inputs=None):
+    """MicroPython's makemanifest rewrites the frozen content only when a frozen file is
+    newer than it: a module removed or renamed, or a manifest changed, would stay frozen.
+    When what decides the frozen set differs from the last build's, the frozen content goes
+    (the build makes it again). Returns what decides it now (written after the build)."""
+    inputs = _freeze_inputs() if inputs is None else inputs
+    mark = os.path.join(bdir, FROZEN_INPUTS)
+    if not (os.path.exists(mark) and open(mark).read() == inputs):
+        stale = os.path.join(bdir, "frozen_content.c")
+        if os.path.exists(stale):
+            os.remove(stale)
+    return inputs
+
+
+def _freeze_inputs():
+    """What decides which modules are frozen: the manifests' text and the names of the
+    files they may freeze (their contents are makemanifest's own business)."""
+    parts = []
+    for path in [os.path.join(ROOT, "manifest.py")] + sorted(
+            os.path.join(BOARD_DEFS, b, "manifest.py") for b in BOARDS):
+        with open(path) as f:
+            parts.append(f.read())
+    for d in ("firmware", "boards"):
+        parts.append(" ".join(sorted(os.listdir(os.path.join(ROOT, d)))))
+    return "\n".join(parts)
 
 
 def build(boards=BOARDS, jobs=None):

@@ -24,6 +24,7 @@ FIRMWARE_MODULES = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "firmwar
                           if n.endswith(".py"))
 RUN_BY_NAME = [m for m in FIRMWARE_MODULES if m in ("main", "boot")]
 WEB_PART = ["web", "web_pages"]
+MPY_PATH_ONLY = ["import_index"]       # the .mpy path's imports; a UF2 has no use for it
 
 
 @pytest.fixture(scope="module")
@@ -538,7 +539,7 @@ def test_the_board_manifests_freeze_the_shoe(board):
     got = _frozen_targets(board)
     web = board == "RPI_PICO_W"
     for m in FIRMWARE_MODULES:                         # main.py too: the UF2 is the shoe
-        if m in WEB_PART and not web:
+        if m in WEB_PART and not web or m in MPY_PATH_ONLY:
             assert m + ".py" not in got, m
         else:
             assert os.path.samefile(got[m + ".py"], os.path.join(ROOT, "firmware", m + ".py"))
@@ -555,3 +556,63 @@ def test_the_board_manifests_freeze_the_shoe(board):
     assert ("microdot/microdot.py" in got) == web
     assert "asyncio/core.py" in got                    # the port's own modules stay
     assert ("network/__init__.py" in got or "mip/__init__.py" in got) == web   # stock W's
+
+# --- the .mpy path's imports through an ImportIndex (firmware/import_index.py) -------------
+
+def test_the_import_index_finds_what_the_filesystem_has_and_nothing_else(tmp_path):
+    """main.py on the stock UF2: modules, packages under lib/ and a .py beside .mpy files
+    import through the index as from the files; a name the listing lacks is not found."""
+    root = tmp_path / "flash"
+    (root / "lib" / "pkg").mkdir(parents=True)
+    (root / "history").mkdir()
+    for rel, text in (("plain.py", "X = 'from plain.py'\n"),
+                      ("lib/tool.py", "X = 'from lib/tool.py'\n"),
+                      ("lib/pkg/__init__.py", ""),
+                      ("lib/pkg/inner.py", "X = 'from lib/pkg/inner.py'\n")):
+        (root / rel).write_text(text)
+    src = tmp_path / "compiled.py"
+    src.write_text("X = 'from compiled.mpy'\n")
+    subprocess.run([MPY_CROSS, "-o", str(root / "compiled.mpy"), str(src)], check=True)
+    shutil.copy(os.path.join(ROOT, "firmware", "import_index.py"), str(root))
+    script = root / "probe.py"
+    script.write_text(
+        "import sys, os\n"
+        "sys.path[:] = ['']\n"
+        "import import_index\n"
+        "path = ['', '.frozen', '/lib']\n"
+        "import_index.mount(path)\n"
+        "print(path)\n"
+        "sys.path[:] = path + [import_index.MOUNT + '/lib']\n"
+        "import compiled, plain, tool\n"
+        "from pkg import inner\n"
+        "print(compiled.__file__, compiled.X)\n"
+        "print(plain.__file__, plain.X)\n"
+        "print(tool.__file__, tool.X, inner.__file__)\n"
+        "for name in ('missing', 'history_not'):\n"
+        "    try:\n"
+        "        __import__(name)\n"
+        "        print('found', name)\n"
+        "    except ImportError:\n"
+        "        print('not found', name)\n"
+        "print(os.stat(import_index.MOUNT + '/lib')[0] & 0x4000 != 0)\n"
+        "with open(import_index.MOUNT + '/plain.py') as f:\n"
+        "    print(f.read().strip())\n"
+        "import_index.unmount()\n"
+        "try:\n"
+        "    os.stat(import_index.MOUNT + '/plain.py')\n"
+        "    print('still mounted')\n"
+        "except OSError:\n"
+        "    print('unmounted')\n")
+    p = subprocess.run([MICROPYTHON, str(script)], capture_output=True, text=True,
+                       cwd=str(root), timeout=60, env=dict(os.environ, MICROPYPATH=""))
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.splitlines()
+    # '' is the index; '/lib' stays (the VM's cwd is not the root): lib/ through the index
+    # is put on the path by hand here
+    assert out[0] == "['/.imports', '.frozen', '/lib']"
+    assert out[1] == "/.imports/compiled.mpy from compiled.mpy"
+    assert out[2] == "/.imports/plain.py from plain.py"
+    assert out[3] == ("/.imports/lib/tool.py from lib/tool.py "
+                      "/.imports/lib/pkg/inner.py")
+    assert out[4:6] == ["not found missing", "not found history_not"]
+    assert out[6:9] == ["True", "X = 'from plain.py'", "unmounted"]

@@ -127,3 +127,21 @@ def test_the_interpreters_loop_runs_from_sram_on_the_pico():
     assert 0x10000000 <= _placed("RPI_PICO", "mp_parse") < 0x11000000
     # the Pico W keeps its heap: everything of the interpreter in flash
     assert 0x10000000 <= _placed("RPI_PICO_W", "mp_execute_bytecode") < 0x11000000
+
+
+def test_a_module_dropped_from_the_frozen_set_leaves_the_next_build(tmp_path):
+    """makemanifest alone keeps a frozen module whose file went (nothing is newer than its
+    output): the frozen content is made again when the manifests or the file names change."""
+    content = tmp_path / "frozen_content.c"
+
+    def build(inputs):
+        content.write_text("frozen")
+        got = uf2.forget_stale_frozen(str(tmp_path), inputs)
+        kept = content.exists()
+        (tmp_path / uf2.FROZEN_INPUTS).write_text(got)
+        return kept
+    assert not build("manifest\ncards.py engine.py")       # the first build: made
+    assert build("manifest\ncards.py engine.py")           # nothing changed: kept
+    assert not build("manifest\ncards.py")                 # a module gone: made again
+    assert not build("manifest changed\ncards.py")         # a manifest changed: made again
+    assert uf2.forget_stale_frozen(str(tmp_path)) == uf2._freeze_inputs()
