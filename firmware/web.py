@@ -179,11 +179,8 @@ class Web:
     def answer(self, seat):
         """The JSON bytes of the public table (seat 0) or of a seat's view. The public one
         is made once per table version and shared by every client asking (a burst of long
-        polls waking at once costs one encoding, not one each); a seat's has one reader,
-        its own phone, and is not kept (eight of them held 12 KB of heap)."""
-        if seat:
-            import json
-            return json.dumps(self.private(seat)).encode()
+        polls waking at once costs one encoding, not one each); a seat's is that same
+        encoding with the seat's own fields added, and is not kept (it has one reader)."""
         c = self.cache
         if c[0] != self.version:
             c[0] = self.version
@@ -191,7 +188,11 @@ class Web:
         if c[1] is None:
             import json
             c[1] = json.dumps(self.public()).encode()
-        return c[1]
+        mine = self.private(seat) if seat else None
+        if not mine:
+            return c[1]
+        import json
+        return c[1][:-1] + b", " + json.dumps(mine)[1:].encode()
 
     def public(self):
         """The public table as a dict (JSON): what anyone at the table may see."""
@@ -267,16 +268,14 @@ class Web:
         return h
 
     def private(self, seat):
-        """Seat `seat`'s own view: the public table plus its display's lines and hands."""
+        """What seat `seat` sees beyond the public table: its display's lines and its own
+        hands, cards and totals (a dict for JSON; empty before a session)."""
         t = self.t
-        out = self.public()
         e = t.e
         if e is None:
-            return out
+            return {}
         buf = [""] * 8
         V.seat_view(e, t.ui, seat, buf)
-        out["seat"] = seat
-        out["display"] = buf
         mine = []
         banker = not e.casino and seat == V.deal_banker(e)
         if e.deals and e.phase != E.PH_CUT and not banker:
@@ -286,8 +285,7 @@ class Web:
                     cards = [card_name(e.card(slot, k)) for k in range(e.ncards(slot))]
                     mine.append({"cards": cards, "total": V.total_text(e, slot, False),
                                  "stake": e.hand_stake(slot)})
-        out["mine"] = mine
-        return out
+        return {"seat": seat, "display": buf, "mine": mine}
 
     # ---------------------------------------------------------------- codes
     def try_code(self, seat, code):
