@@ -18,7 +18,7 @@ def mount(path):
     ImportIndex at MOUNT from now on; nothing on a port without user filesystems."""
     try:
         import vfs
-        vfs.mount(ImportIndex("", ("lib",)), MOUNT)
+        vfs.mount(ImportIndex(("lib",)), MOUNT)
     except (ImportError, OSError, AttributeError):
         return
     root = os.getcwd() == "/"
@@ -39,16 +39,15 @@ def unmount():
 
 class ImportIndex:
     """A read-only filesystem (MicroPython's user VFS protocol: stat and open) over the
-    files under `top` as they were when it was made, for sys.path entries only."""
+    files of the current directory and of its folders named in `deep`, all the way down,
+    as they were when it was made; for sys.path entries only."""
 
-    def __init__(self, top="", dirs=("lib",)):
-        self.top = top
+    def __init__(self, deep=("lib",)):
         self.kinds = {}                  # "/name" or "/lib/pkg/name.mpy": _DIR or _FILE
-        self._list("", dirs)
+        self._list("", deep)
 
     def _list(self, rel, deep):
-        where = self.top + rel[1:]
-        for entry in os.ilistdir(where) if where else os.ilistdir():
+        for entry in os.ilistdir(rel[1:]) if rel else os.ilistdir():
             name = entry[0]
             kind = _DIR if entry[1] == _DIR else _FILE
             path = rel + "/" + name
@@ -69,4 +68,4 @@ class ImportIndex:
         return (kind, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
     def open(self, path, mode):
-        return open(self.top + path[1:], mode)
+        return open(path[1:], mode)

@@ -269,7 +269,11 @@ def forget_stale_frozen(bdir, inputs=None):
     (the build makes it again). Returns what decides it now (written after the build)."""
     inputs = _freeze_inputs() if inputs is None else inputs
     mark = os.path.join(bdir, FROZEN_INPUTS)
-    if not (os.path.exists(mark) and open(mark).read() == inputs):
+    last = None
+    if os.path.exists(mark):
+        with open(mark) as f:
+            last = f.read()
+    if last != inputs:
         stale = os.path.join(bdir, "frozen_content.c")
         if os.path.exists(stale):
             os.remove(stale)
