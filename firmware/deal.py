@@ -8,10 +8,15 @@ except ImportError:  # CPython
         return x
 
 
+import sys
+
 import hands
 from actions import play_card, settle_automatic_then_advance
 from settlement import after_accept, banker_card, banker_pontoon_at_deal
 from shoe_layers import cut_card, take
+
+if sys.implementation.name != "micropython":  # CPython: no machine code
+    from native_shim import micropython  # noqa: F401
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
 # host_tests/engine/test_engine_layout.py checks they agree).
@@ -85,6 +90,7 @@ def card(e, code):
     return "no card is due now"
 
 
+@micropython.native
 def begin_deal(e):
     hb = e.hb
     sw = e.sw

@@ -8,8 +8,13 @@ except ImportError:  # CPython
         return x
 
 
+import sys
+
 import hands
-from shoe_layers import cards_back, close_layer, runs_out, under
+from shoe_layers import cards_back, close_layer, runs_out, table_under
+
+if sys.implementation.name != "micropython":  # CPython: no machine code
+    from native_shim import micropython  # noqa: F401
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
 # host_tests/engine/test_engine_layout.py checks they agree).
@@ -33,9 +38,14 @@ _F_DONE = const(4)
 _F_SPLIT = const(32)
 _MAX_CARDS = const(5)
 _P_TABLE = const(0)
+# hands.py's strengths (checked by the same test)
+_STRENGTH_FIVE_CARD_TRICK = const(30)
+_STRENGTH_PONTOON = const(40)
+_STRENGTH_ROYAL = const(50)
 
 
 # ----------------------------------------------------------------- money (R1)
+@micropython.native
 def pay(e, payer, payee, amount, slot):
     """Move `amount` from seat payer to seat payee for hand `slot` (R1)."""
     sw = e.sw
@@ -58,6 +68,7 @@ def kitty_move(e, seat, amount, slot):
         e.hw[slot * _HW + _HW_NET] -= amount
 
 
+@micropython.native
 def single(e, mult):
     # V3 ruling: a single payment becomes double; doubles and trebles stay.
     if e.doubled and mult < 2:
@@ -65,15 +76,18 @@ def single(e, mult):
     return mult
 
 
-def win_mult(e, kind):
+@micropython.native
+def win_mult(e, st):
+    """What a winning hand of strength `st` (hands.strength) is paid, times its stake."""
+    pontoon = _STRENGTH_PONTOON <= st < _STRENGTH_ROYAL
     if e.casino:
         # S4: Pontoon and five-card trick 2:1, other winners 1:1.
-        return 2 if kind == hands.KIND_PONTOON or kind == hands.KIND_FIVE_CARD_TRICK else 1
-    if kind == hands.KIND_PONTOON:
+        return 2 if pontoon or st == _STRENGTH_FIVE_CARD_TRICK else 1
+    if pontoon:
         return single(e, e.rules.pontoon_pays)  # V4
-    if kind == hands.KIND_ROYAL_PONTOON:
+    if st == _STRENGTH_ROYAL:
         return 3  # V6
-    if kind == hands.KIND_FIVE_CARD_TRICK:
+    if st == _STRENGTH_FIVE_CARD_TRICK:
         return 2
     return single(e, 1)
 
@@ -171,7 +185,7 @@ def banker_pontoon_at_deal(e):
         grade = hands.pontoon_grade(hb, slot * _HB, 2, order)
         if not e.casino and grade > bgrade:
             pay(e, e.banker, seat,
-                hw[slot * _HW + _HW_STAKE] * win_mult(e, hands.KIND_PONTOON), slot)
+                hw[slot * _HW + _HW_STAKE] * win_mult(e, _STRENGTH_PONTOON), slot)
             shoot_settle(e, slot, True)
         else:
             pay(e, seat, e.banker, hw[slot * _HW + _HW_STAKE] * mult, slot)
@@ -180,15 +194,17 @@ def banker_pontoon_at_deal(e):
     end_deal(e)
 
 
+@micropython.native
 def settle(e):
     hb = e.hb
-    # S1-S4 against the banker's final hand; only standing hands take part (K2).
+    hw = e.hw
+    # S1-S4 against the banker's final hand; only standing hands take part (K2). A hand's
+    # strength says its kind too (a bust 0, a five-card trick, a Pontoon, a royal one).
     order = e.rules.pontoon_order
     royal = e.rules.royal_pontoon
-    bn = hb[_HB_N]
-    bbust = e.hand_total(0) > 21
-    bfive = not bbust and bn >= _MAX_CARDS
-    bstrength = hands.strength(hb, 0, bn, order, False)
+    bstrength = hands.strength(hb, 0, hb[_HB_N], order, False)
+    bbust = bstrength == 0
+    bfive = bstrength == _STRENGTH_FIVE_CARD_TRICK
     banker = e.banker
     for i in range(e.norder):
         slot = e.order[i]
@@ -196,17 +212,16 @@ def settle(e):
         if hb[base + _HB_FLAGS] & _F_BUST:
             continue
         seat = hb[base + _HB_SEAT]
-        kind = hands.kind(hb, base, hb[base + _HB_N], order, royal)
         st = hands.strength(hb, base, hb[base + _HB_N], order, royal)
-        stake = e.hw[slot * _HW + _HW_STAKE]
+        stake = hw[slot * _HW + _HW_STAKE]
         if bbust:
             won = True
         elif bfive:
-            won = st >= hands.STRENGTH_PONTOON  # S3: only Pontoons are paid
+            won = st >= _STRENGTH_PONTOON  # S3: only Pontoons are paid
         else:
             won = st > bstrength  # S2, H7: ties to the banker
         if won:
-            pay(e, banker, seat, stake * win_mult(e, kind), slot)
+            pay(e, banker, seat, stake * win_mult(e, st), slot)
         else:
             if e.casino:
                 mult = 1  # S4: every loss single
@@ -215,19 +230,17 @@ def settle(e):
             else:
                 mult = single(e, 1)
             pay(e, seat, banker, stake * mult, slot)
-        shoot_settle(e, slot, won)
+        if hw[slot * _HW + _HW_SHOOT]:
+            shoot_settle(e, slot, won)
     hb[_HB_FLAGS] |= _F_DONE
     end_deal(e)
 
 
 # ----------------------------------------------------------------- between deals (N, T1)
+@micropython.native
 def end_deal(e):
     hb = e.hb
-    for slot in range(e.nslots):
-        base = slot * _HB
-        if not hb[base + _HB_FLAGS] & _F_BUST:
-            for i in range(hb[base + _HB_N]):
-                under(e, hb[base + i])
+    table_under(e)  # every hand still on the table (a bust one went under at once)
     close_layer(e)
     e.phase = _PH_IDLE
     e.deals_ended += 1

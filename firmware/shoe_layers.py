@@ -9,7 +9,12 @@ except ImportError:  # CPython
         return x
 
 
+import sys
+
 from cards import card_name, cut_rank
+
+if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
+    from native_shim import micropython, ptr8  # noqa: F401
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
 # host_tests/engine/test_engine_layout.py checks they agree).
@@ -22,6 +27,35 @@ _PH_IDLE = const(2)
 _LOC_TABLE = const(255)
 _LOC_DISCARD = const(254)
 _LAYER_LIMIT = const(240)
+
+
+# The two loops over every copy, as machine code on a Pico (viper): the end of a deal, the
+# shuffle and the cut each ran one or two of them in Python, milliseconds of the event.
+@micropython.viper
+def _relayer(loc: ptr8, n: int, lo: int, hi: int, to: int) -> int:
+    """Every copy whose place is lo..hi goes to `to`; returns how many went."""
+    moved = 0
+    for i in range(n):
+        where = loc[i]
+        if lo <= where and where <= hi:
+            loc[i] = to
+            moved += 1
+    return moved
+
+
+@micropython.viper
+def _lowest(loc: ptr8, n: int) -> int:
+    """The lowest place of any copy | how many copies are there << 8."""
+    best = 256
+    count = 0
+    for i in range(n):
+        where = loc[i]
+        if where < best:
+            best = where
+            count = 1
+        elif where == best:
+            count += 1
+    return best | count << 8
 
 
 def take(e, code):
@@ -60,16 +94,9 @@ def take(e, code):
 
 
 def find_top(e):
-    loc = e.loc
-    best = 256
-    count = 0
-    for i in range(e.copies):
-        where = loc[i]
-        if where < best:
-            best = where
-            count = 1
-        elif where == best:
-            count += 1
+    low = _lowest(e.loc, e.copies)
+    best = low & 0xFF
+    count = low >> 8
     if best >= _LOC_DISCARD:
         e.top_layer = 0
         e.top_count = 0
@@ -95,6 +122,21 @@ def under(e, code):
                     e.top_count += 1
             return
         idx += 52
+
+
+def table_under(e):
+    """Every card left on the table goes under the pack, into the layer being formed (the
+    discard tray in the casino game): the end of a deal, each card as under() takes it."""
+    layer = _LOC_DISCARD if e.casino else e.next_layer
+    count = _relayer(e.loc, e.copies, _LOC_TABLE, _LOC_TABLE, layer)
+    if not count or layer == _LOC_DISCARD:
+        return
+    e.in_shoe += count
+    if e.top_count == 0:
+        e.top_layer = layer
+        e.top_count = count
+    elif layer == e.top_layer:
+        e.top_count += count
 
 
 def close_layer(e):
@@ -130,11 +172,7 @@ def runs_out(e):
 
 def cards_back(e):
     """Every card on the table goes under the pack, and a shuffle is due."""
-    loc = e.loc
-    for i in range(e.copies):
-        if loc[i] == _LOC_TABLE:
-            loc[i] = e.next_layer
-            e.in_shoe += 1
+    e.in_shoe += _relayer(e.loc, e.copies, _LOC_TABLE, _LOC_TABLE, e.next_layer)
     find_top(e)
     close_layer(e)
     e.want_shuffle = 1
@@ -145,17 +183,10 @@ def shuffle(e):
         return "nothing asked for a shuffle now (N1)"
     if e.in_deal():
         return "no shuffle during a deal"
-    loc = e.loc
-    for i in range(e.copies):
-        if loc[i] != _LOC_TABLE:
-            loc[i] = 0
+    # every copy off the table (in a layer or the discard tray) into one layer 0
+    e.in_shoe = e.top_count = _relayer(e.loc, e.copies, 0, _LOC_DISCARD, 0)
     e.next_layer = 1
     e.top_layer = 0
-    e.in_shoe = 0
-    for i in range(e.copies):
-        if loc[i] == 0:
-            e.in_shoe += 1
-    e.top_count = e.in_shoe
     e.want_shuffle = 0
     return None
 

@@ -21,7 +21,8 @@ PICTURE = os.path.join(ROOT, "docs", "architecture.png")
 PARTS = (
     ("Engine: the rules, pure", (
         "engine", "deal", "actions", "bank_options", "settlement", "shoe_layers", "hands",
-        "cards", "rules", "transcript", "report")),
+        "cards", "rules", "transcript", "report",
+        "native_shim")),  # CPython's stand-in for the emitters the engine's loops use
     ("Session: what happened", (
         "session", "journal", "snapshot", "settings", "settings_values")),
     ("Controller: the table's loop", (
@@ -32,7 +33,7 @@ PARTS = (
     ("Hardware adapters", (
         "shoe_reader", "uid_map", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
         "serial_lines", "line_assembler", "tca9548a", "busio", "digitalio", "drvtime",
-        "drivers", "native_shim")),
+        "drivers")),
 )
 
 # One accepted card from the reader to the displays: (label, "module:Class.method").

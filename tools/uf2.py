@@ -14,6 +14,7 @@ tarball), else ../shared/pico/micropython-v1.28.0-rp2-src.tar.xz beside the repo
 A full log of each board's build is kept in build/uf2/BOARD.log.
 """
 import argparse
+import glob
 import hashlib
 import os
 import re
@@ -241,6 +242,7 @@ def build_board(board, src, picotool_dir, jobs):
     # would take this repository's commit; git is kept from looking above the tree
     env["GIT_CEILING_DIRECTORIES"] = os.path.dirname(src)
     inputs = forget_stale_frozen(bdir)
+    config = forget_stale_config(bdir, board)
     log = os.path.join(OUT, board + ".log")
     open(log, "w").close()
     t0 = time.monotonic()
@@ -252,6 +254,8 @@ def build_board(board, src, picotool_dir, jobs):
         raise BuildError("the %s build made no firmware.uf2 (see %s)" % (board, log))
     with open(os.path.join(bdir, FROZEN_INPUTS), "w") as f:
         f.write(inputs)
+    with open(os.path.join(bdir, CONFIG_INPUTS), "w") as f:
+        f.write(config)
     dest = uf2_path(board)
     tmp = dest + ".tmp"
     shutil.copyfile(made, tmp)
@@ -278,6 +282,32 @@ def forget_stale_frozen(bdir, inputs=None):
         if os.path.exists(stale):
             os.remove(stale)
     return inputs
+
+
+CONFIG_INPUTS = ".config-inputs"
+
+
+def forget_stale_config(bdir, board, config=None):
+    """The port's make collects the interned strings and module tables (genhdr) file by
+    file as sources change, not when the board's configuration turns a feature on or off
+    (a build then fails on a missing MP_QSTR_...): when the board's C configuration differs
+    from the last build's, they go and are made again. Returns the configuration now."""
+    if config is None:
+        parts = []
+        for path in sorted(glob.glob(os.path.join(BOARD_DEFS, board, "*"))
+                           + glob.glob(os.path.join(BOARD_DEFS, "*.cmake"))):
+            if not path.endswith("manifest.py"):
+                with open(path) as f:
+                    parts.append(f.read())
+        config = "\n".join(parts)
+    mark = os.path.join(bdir, CONFIG_INPUTS)
+    last = None
+    if os.path.exists(mark):
+        with open(mark) as f:
+            last = f.read()
+    if last != config:
+        shutil.rmtree(os.path.join(bdir, "genhdr"), ignore_errors=True)
+    return config
 
 
 def _freeze_inputs():

@@ -19,6 +19,9 @@ def _source(name):
         return getattr(engine, name[1:])         # _PH_PLAY mirrors the public PH_PLAY
     if name.startswith("_P_"):
         return getattr(rules, name[3:])          # _P_TABLE mirrors rules.TABLE
+    if name.startswith("_STRENGTH_"):
+        import hands                             # settlement's copies of the strengths
+        return getattr(hands, name, None) or getattr(hands, name[1:])
     raise AssertionError("%s has no original in engine.py or rules.py" % name)
 
 

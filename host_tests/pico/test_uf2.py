@@ -129,6 +129,33 @@ def test_the_interpreters_loop_runs_from_sram_on_the_pico():
     assert 0x10000000 <= _placed("RPI_PICO_W", "mp_execute_bytecode") < 0x11000000
 
 
+def test_python_frames_come_from_their_own_stack_not_the_heap():
+    # boards/uf2/*/mpconfigboard.h: MICROPY_ENABLE_PYSTACK. Without it a call with more
+    # than 11 words of frame allocates it on the heap (85 us a call on the Pico)
+    for board in ("RPI_PICO", "RPI_PICO_W"):
+        _placed(board, "mp_pystack_alloc")
+        path = os.path.join(uf2.OUT, "build-" + board, "firmware.elf.map")
+        with open(path) as f:
+            assert "shoe_pystack" in f.read(), board
+
+
+def test_a_board_configuration_change_makes_the_generated_headers_again(tmp_path):
+    """The port's make collects interned strings per changed source, not per configuration:
+    a feature turned on (PYSTACK) left a build failing on a missing MP_QSTR_..."""
+    genhdr = tmp_path / "genhdr"
+
+    def build(config):
+        genhdr.mkdir(exist_ok=True)
+        got = uf2.forget_stale_config(str(tmp_path), "RPI_PICO", config)
+        kept = genhdr.exists()
+        (tmp_path / uf2.CONFIG_INPUTS).write_text(got)
+        return kept
+    assert not build("#define A 1")                        # the first build: made
+    assert build("#define A 1")                            # unchanged: kept
+    assert not build("#define A 1\n#define B 1")          # a feature on: made again
+    assert "MICROPY_ENABLE_PYSTACK" in uf2.forget_stale_config(str(tmp_path), "RPI_PICO")
+
+
 def test_a_module_dropped_from_the_frozen_set_leaves_the_next_build(tmp_path):
     """makemanifest alone keeps a frozen module whose file went (nothing is newer than its
     output): the frozen content is made again when the manifests or the file names change."""
