@@ -167,8 +167,11 @@ class Table:
         if not self.ui.over:
             if s.e is not None and s.e.in_deal():
                 return "a deal is in progress: finish or void it first"
-            if s.nev:
-                self.ui.history = s.archive()
+        # what the new session keeps (its engine, the history) goes low in the heap, below
+        # the garbage of the last one, where it cannot split the free space
+        collect()
+        if not self.ui.over and s.nev:
+            self.ui.history = s.archive()
         self._new_session()
         return None
 
@@ -265,6 +268,7 @@ class Table:
     def tag_run(self):
         """The tag-mode run (tag_run.py), made on first use: most sessions never start one."""
         if self.tags is None:
+            collect()                    # it stays: low in the heap, not above the garbage
             from tag_run import TagRun
             self.tags = TagRun(self)
         return self.tags

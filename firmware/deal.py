@@ -16,12 +16,14 @@ from settlement import after_accept, banker_card, banker_pontoon_at_deal
 from shoe_layers import cut_card, take
 
 if sys.implementation.name != "micropython":  # CPython: no machine code
-    from native_shim import micropython  # noqa: F401
+    from native_shim import micropython, ptr8, ptr16, ptr32  # noqa: F401
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
 # host_tests/engine/test_engine_layout.py checks they agree).
 _HB = const(8)
+_HB_N = const(5)
 _HB_SEAT = const(6)
+_HB_FLAGS = const(7)
 _HW = const(4)
 _HW_STAKE = const(0)
 _SW = const(3)
@@ -41,6 +43,7 @@ _PH_BANKER = const(8)
 _PEND_NONE = const(0)
 
 
+@micropython.native
 def card(e, code):
     """A card event in any phase: the card goes where the game wants it, or why not."""
     ph = e.phase
@@ -90,13 +93,13 @@ def card(e, code):
     return "no card is due now"
 
 
-@micropython.native
+@micropython.viper
 def begin_deal(e):
-    hb = e.hb
-    sw = e.sw
-    sb = e.sb
-    porder = e.porder
-    e.deals += 1
+    hb = ptr8(e.hb)
+    sw = ptr32(e.sw)
+    sb = ptr8(e.sb)
+    porder = ptr8(e.porder)
+    e.deals = int(e.deals) + 1
     e.deal_layer_base = e.next_layer
     e.nslots = 0
     e.norder = 0
@@ -109,30 +112,39 @@ def begin_deal(e):
     e.pend = _PEND_NONE
     e.cur = 0
     # B2: play order starts at the banker's left and ends with the banker.
+    seats = int(e.seats)
+    banker = int(e.banker)
     n = 0
     if e.casino:
-        for s in range(1, e.seats + 1):
+        for s in range(1, seats + 1):
             porder[n] = s
             n += 1
     else:
-        s = e.banker
-        for _ in range(e.seats - 1):
-            s = s + 1 if s < e.seats else 1
+        s = banker
+        for _ in range(seats - 1):
+            s = s + 1 if s < seats else 1
             porder[n] = s
             n += 1
     e.nplayers = n
-    for s in range(e.seats + 1):
+    for s in range(seats + 1):
         sw[s * _SW + _SW_NET] = 0
         sw[s * _SW + _SW_INITIAL] = 0
         sb[s * _SB + _SB_HANDS] = 0
         sb[s * _SB + _SB_SHOT] = 0
+    # every hand of the deal cleared as Engine._clear_slot does, in one pass each buffer
+    hw = ptr16(e.hw)
+    for i in range((n + 1) * _HW):
+        hw[i] = 0                        # stake, last buy, shoot, net
+    order = ptr8(e.order)
     for slot in range(n + 1):
-        e._clear_slot(slot)
+        base = slot * _HB
+        hb[base + _HB_N] = 0
+        hb[base + _HB_FLAGS] = 0
         if slot:
-            hb[slot * _HB + _HB_SEAT] = porder[slot - 1]
-            e.order[slot - 1] = slot
+            hb[base + _HB_SEAT] = porder[slot - 1]
+            order[slot - 1] = slot
             sb[porder[slot - 1] * _SB + _SB_HANDS] = 1
-    hb[_HB_SEAT] = e.banker
+    hb[_HB_SEAT] = banker
     e.nslots = n + 1
     e.norder = n
     e.pos = 0

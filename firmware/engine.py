@@ -12,6 +12,7 @@ except ImportError:  # CPython
         return x
 
 
+import sys
 from array import array
 
 import actions
@@ -20,6 +21,9 @@ import hands
 import settlement
 from rules import seats_error
 from shoe_layers import shuffle, start_cut_round
+
+if sys.implementation.name != "micropython":  # CPython: no machine code
+    from native_shim import micropython  # noqa: F401
 
 # Event kinds (the words of TRANSCRIPT.md).
 EV_CARD = const(1)
@@ -343,6 +347,7 @@ class Engine:
         return 0
 
     # ----------------------------------------------------------------- events
+    @micropython.native
     def apply(self, ev, seat=0, amount=0, card=0):
         """Apply one event. None when accepted; else the reason, state unchanged."""
         if self.phase == PH_OVER:

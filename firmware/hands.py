@@ -115,15 +115,18 @@ def kind(buf, start, n, order, royal):
     return KIND_ORDINARY
 
 
-def strength(buf, start, n, order, royal):
+@micropython.viper
+def strength(buf, start: int, n: int, order: int, royal: int) -> int:
     """One integer per hand so that H6/H7 and V6/V7 become `>`: 0 for a bust."""
-    total = value(buf, start, n) & 63
+    v = int(value(buf, start, n))
+    total = v & 63
     if total > 21:
         return 0
-    grade = pontoon_grade(buf, start, n, order)
-    if grade >= 0:
-        return STRENGTH_PONTOON + grade
-    if royal and is_royal(buf, start, n):
+    if n == 2 and v == 21 + SOFT:        # an ace and a ten-card: the Pontoons (H1, V7)
+        grade = int(pontoon_grade(buf, start, n, order))
+        if grade >= 0:
+            return STRENGTH_PONTOON + grade
+    if royal and n == 3 and is_royal(buf, start, n):
         return _STRENGTH_ROYAL
     if n >= 5:
         return _STRENGTH_FIVE_CARD_TRICK

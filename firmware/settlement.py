@@ -14,7 +14,7 @@ import hands
 from shoe_layers import cards_back, close_layer, runs_out, table_under
 
 if sys.implementation.name != "micropython":  # CPython: no machine code
-    from native_shim import micropython  # noqa: F401
+    from native_shim import micropython, ptr8, ptr16, ptr32  # noqa: F401
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
 # host_tests/engine/test_engine_layout.py checks they agree).
@@ -45,16 +45,21 @@ _STRENGTH_ROYAL = const(50)
 
 
 # ----------------------------------------------------------------- money (R1)
-@micropython.native
-def pay(e, payer, payee, amount, slot):
+@micropython.viper
+def pay(e, payer: int, payee: int, amount: int, slot: int):
     """Move `amount` from seat payer to seat payee for hand `slot` (R1)."""
-    sw = e.sw
+    sw = ptr32(e.sw)                     # array("i"): machine words
     sw[payer * _SW + _SW_BALANCE] -= amount
     sw[payee * _SW + _SW_BALANCE] += amount
     sw[payer * _SW + _SW_NET] -= amount
     sw[payee * _SW + _SW_NET] += amount
     if slot > 0:
-        e.hw[slot * _HW + _HW_NET] += amount if payee == e.hb[slot * _HB + _HB_SEAT] else -amount
+        k = slot * _HW + _HW_NET
+        hw = e.hw                        # array("h"): signed, so as objects
+        if payee == int(e.hb[slot * _HB + _HB_SEAT]):
+            hw[k] = int(hw[k]) + amount
+        else:
+            hw[k] = int(hw[k]) - amount
 
 
 def kitty_move(e, seat, amount, slot):
@@ -99,6 +104,7 @@ def shoot_settle(e, slot, won):
         kitty_move(e, e.hb[slot * _HB + _HB_SEAT], -amount if won else amount, slot)  # X7
 
 
+@micropython.native
 def move_bank(e, seat):
     if e.kitty:
         # X8: the old banker takes back what is left in the kitty.
@@ -140,6 +146,7 @@ def dealer_stands(e):
     return False
 
 
+@micropython.native
 def banker_card(e, code):
     e._add_card(0, code)
     if e.casino:
@@ -154,6 +161,7 @@ def banker_card(e, code):
     after_accept(e)
 
 
+@micropython.native
 def stand(e):
     if e.casino:
         return "the dealer stands by itself in the casino game (K1)"
@@ -164,72 +172,84 @@ def stand(e):
 
 
 # ----------------------------------------------------------------- settlement (D4, S)
+@micropython.viper
 def banker_pontoon_at_deal(e):
-    hb = e.hb
-    hw = e.hw
+    hbo = e.hb
+    hb = ptr8(hbo)
+    hw = ptr16(e.hw)                     # stakes are never negative
     r = e.rules
     # D4 (X3, V4, V7 ruling): the banker's Pontoon collects at once; nobody acts.
     e.pontoon_dealt = 1
     e.banker_pontoon = 1
-    order = r.pontoon_order
-    bgrade = hands.pontoon_grade(hb, 0, 2, order)
-    if e.casino:
+    ranking = r.pontoon_order
+    bgrade = int(hands.pontoon_grade(hbo, 0, 2, ranking))
+    casino = int(e.casino)
+    if casino:
         mult = 1
     elif r.banker_pontoon_collects_single:
-        mult = single(e, 1)
+        mult = int(single(e, 1))
     else:
-        mult = single(e, r.pontoon_pays)
-    for i in range(e.norder):
-        slot = e.order[i]
+        mult = int(single(e, r.pontoon_pays))
+    better = int(win_mult(e, _STRENGTH_PONTOON))  # a better Pontoon than the banker's
+    banker = int(e.banker)
+    order = ptr8(e.order)
+    for i in range(int(e.norder)):
+        slot = order[i]
         seat = hb[slot * _HB + _HB_SEAT]
-        grade = hands.pontoon_grade(hb, slot * _HB, 2, order)
-        if not e.casino and grade > bgrade:
-            pay(e, e.banker, seat,
-                hw[slot * _HW + _HW_STAKE] * win_mult(e, _STRENGTH_PONTOON), slot)
-            shoot_settle(e, slot, True)
+        grade = int(hands.pontoon_grade(hbo, slot * _HB, 2, ranking))
+        if not casino and grade > bgrade:
+            pay(e, banker, seat, hw[slot * _HW + _HW_STAKE] * better, slot)
+            won = 1
         else:
-            pay(e, seat, e.banker, hw[slot * _HW + _HW_STAKE] * mult, slot)
-            shoot_settle(e, slot, False)
+            pay(e, seat, banker, hw[slot * _HW + _HW_STAKE] * mult, slot)
+            won = 0
+        if hw[slot * _HW + _HW_SHOOT]:
+            shoot_settle(e, slot, won)
     hb[_HB_FLAGS] |= _F_DONE
     end_deal(e)
 
 
-@micropython.native
+@micropython.viper
 def settle(e):
-    hb = e.hb
-    hw = e.hw
+    hbo = e.hb
+    hb = ptr8(hbo)
+    hw = ptr16(e.hw)                     # stakes and shoots are never negative
     # S1-S4 against the banker's final hand; only standing hands take part (K2). A hand's
     # strength says its kind too (a bust 0, a five-card trick, a Pontoon, a royal one).
-    order = e.rules.pontoon_order
+    ranking = e.rules.pontoon_order
     royal = e.rules.royal_pontoon
-    bstrength = hands.strength(hb, 0, hb[_HB_N], order, False)
+    bstrength = int(hands.strength(hbo, 0, hb[_HB_N], ranking, False))
     bbust = bstrength == 0
     bfive = bstrength == _STRENGTH_FIVE_CARD_TRICK
-    banker = e.banker
-    for i in range(e.norder):
-        slot = e.order[i]
+    banker = int(e.banker)
+    if e.casino:
+        lose = 1  # S4: every loss single
+    elif bfive:
+        lose = 2  # S3
+    else:
+        lose = int(single(e, 1))
+    ordinary = int(win_mult(e, 21))  # what most winners are paid, asked once
+    order = ptr8(e.order)
+    strength = hands.strength
+    for i in range(int(e.norder)):
+        slot = order[i]
         base = slot * _HB
         if hb[base + _HB_FLAGS] & _F_BUST:
             continue
         seat = hb[base + _HB_SEAT]
-        st = hands.strength(hb, base, hb[base + _HB_N], order, royal)
+        st = int(strength(hbo, base, hb[base + _HB_N], ranking, royal))
         stake = hw[slot * _HW + _HW_STAKE]
         if bbust:
-            won = True
+            won = 1
         elif bfive:
-            won = st >= _STRENGTH_PONTOON  # S3: only Pontoons are paid
+            won = 1 if st >= _STRENGTH_PONTOON else 0  # S3: only Pontoons are paid
         else:
-            won = st > bstrength  # S2, H7: ties to the banker
+            won = 1 if st > bstrength else 0  # S2, H7: ties to the banker
         if won:
-            pay(e, banker, seat, stake * win_mult(e, st), slot)
+            mult = ordinary if st < _STRENGTH_FIVE_CARD_TRICK else int(win_mult(e, st))
+            pay(e, banker, seat, stake * mult, slot)
         else:
-            if e.casino:
-                mult = 1  # S4: every loss single
-            elif bfive:
-                mult = 2  # S3
-            else:
-                mult = single(e, 1)
-            pay(e, seat, banker, stake * mult, slot)
+            pay(e, seat, banker, stake * lose, slot)
         if hw[slot * _HW + _HW_SHOOT]:
             shoot_settle(e, slot, won)
     hb[_HB_FLAGS] |= _F_DONE
@@ -237,38 +257,42 @@ def settle(e):
 
 
 # ----------------------------------------------------------------- between deals (N, T1)
-@micropython.native
+@micropython.viper
 def end_deal(e):
-    hb = e.hb
     table_under(e)  # every hand still on the table (a bust one went under at once)
     close_layer(e)
     e.phase = _PH_IDLE
-    e.deals_ended += 1
+    e.deals_ended = int(e.deals_ended) + 1
     e.last_void = 0
     e.last_counted = 1
-    old_banker = e.banker
+    old_banker = int(e.banker)
     r = e.rules
     if e.casino:
         # N1 ruling: shuffle when less than a quarter of the shoe is left.
-        if e.in_shoe * 4 < e.copies:
+        if int(e.in_shoe) * 4 < int(e.copies):
             e.want_shuffle = 1
-    else:
-        if e.pontoon_dealt:
-            e.want_shuffle = 1  # N1
+    elif e.pontoon_dealt:
+        e.want_shuffle = 1  # N1
         if not e.banker_pontoon:
-            # N2: the unsplit Pontoon nearest the banker's left takes the bank.
-            for i in range(e.norder):
-                base = e.order[i] * _HB
+            # N2: the unsplit Pontoon nearest the banker's left takes the bank (a deal
+            # without a Pontoon dealt has none to look for)
+            hbo = e.hb
+            hb = ptr8(hbo)
+            order = ptr8(e.order)
+            ranking = r.pontoon_order
+            for i in range(int(e.norder)):
+                base = order[i] * _HB
                 if hb[base + _HB_FLAGS] & _F_SPLIT or hb[base + _HB_N] != 2:
                     continue
-                if hands.pontoon_grade(hb, base, 2, r.pontoon_order) >= 0:
+                if int(hands.pontoon_grade(hbo, base, 2, ranking)) >= 0:
                     move_bank(e, hb[base + _HB_SEAT])
                     break
-        if r.shoot and e.kitty == 0 and e.banker == old_banker:
-            e.need_kitty = 1  # X8: an empty kitty is put up again
-    if r.preset == _P_TABLE:
-        e.counted += 1
-        if e.counted >= 8:
+    if not e.casino and r.shoot and not e.kitty and int(e.banker) == old_banker:
+        e.need_kitty = 1  # X8: an empty kitty is put up again
+    if int(r.preset) == _P_TABLE:
+        counted = int(e.counted) + 1
+        e.counted = counted
+        if counted >= 8:
             e.phase = _PH_OVER  # T1
 
 

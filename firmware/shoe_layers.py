@@ -14,7 +14,7 @@ import sys
 from cards import card_name, cut_rank
 
 if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
-    from native_shim import micropython, ptr8  # noqa: F401
+    from native_shim import micropython, ptr8, uint  # noqa: F401
 
 # Mirrors of engine.py's layout (a const is inlined only in its own module;
 # host_tests/engine/test_engine_layout.py checks they agree).
@@ -35,9 +35,9 @@ _LAYER_LIMIT = const(240)
 def _relayer(loc: ptr8, n: int, lo: int, hi: int, to: int) -> int:
     """Every copy whose place is lo..hi goes to `to`; returns how many went."""
     moved = 0
+    span = uint(hi - lo)
     for i in range(n):
-        where = loc[i]
-        if lo <= where and where <= hi:
+        if uint(loc[i] - lo) <= span:    # lo <= place <= hi in one comparison
             loc[i] = to
             moved += 1
     return moved
@@ -58,6 +58,7 @@ def _lowest(loc: ptr8, n: int) -> int:
     return best | count << 8
 
 
+@micropython.native
 def take(e, code):
     """Move one copy of `code` from the top of the shoe to the table, or say why not."""
     loc = e.loc
@@ -93,6 +94,7 @@ def take(e, code):
     return "every %s of the %d packs is already on the table (R2)" % (name, e.packs)
 
 
+@micropython.native
 def find_top(e):
     low = _lowest(e.loc, e.copies)
     best = low & 0xFF
@@ -124,6 +126,7 @@ def under(e, code):
         idx += 52
 
 
+@micropython.native
 def table_under(e):
     """Every card left on the table goes under the pack, into the layer being formed (the
     discard tray in the casino game): the end of a deal, each card as under() takes it."""
@@ -139,6 +142,7 @@ def table_under(e):
         e.top_count += count
 
 
+@micropython.native
 def close_layer(e):
     e.next_layer += 1
     if e.next_layer >= _LAYER_LIMIT:

@@ -20,7 +20,10 @@ Rows (README "Measured on the virtual Pico"):
             journal alone is printed beside)
   card      tag entering the field -> last byte written to its seat's display (issue 21)
   button    a button's release (a short press is complete) -> last display byte it caused
-  engine    Engine.apply of a card on the Pico, and allocations while applying
+  reader    the longest stretch in which the loop did not poll the reader (a card is 40 ms
+            in the field)
+  engine    Engine.apply of every event of a session on the Pico, and allocations while
+            applying
   Pico W    heap in use at its highest and the largest free block after the session
 """
 import hashlib
@@ -58,7 +61,7 @@ GOALS = {
     "block": 128 * 1024,
     "boot": 500.0,
     "card_avg": 30.0, "card_p95": 50.0, "card_max": 80.0,
-    "button_max": 50.0,
+    "button_max": 50.0, "reader_gap": 40,
     "engine_us": 1000.0, "engine_alloc": 0,
 }
 
@@ -257,30 +260,40 @@ evs = [parse_event(strip(l)) for l in %r]
 n = tot = mx = allocs = t = dt = 0
 gc.collect()
 for ev in evs:
-    if ev[0] == %d:
-        micropython.heap_lock()
-        t = time.ticks_us()
-        try:
-            e.apply(ev[0], ev[1], ev[2], ev[3])
-        except MemoryError:
-            allocs += 1
-        dt = time.ticks_diff(time.ticks_us(), t)
-        micropython.heap_unlock()
-        n += 1
-        tot += dt
-        if dt > mx:
-            mx = dt
-    else:
+    micropython.heap_lock()
+    t = time.ticks_us()
+    try:
         e.apply(ev[0], ev[1], ev[2], ev[3])
+    except MemoryError:
+        allocs += 1
+    dt = time.ticks_diff(time.ticks_us(), t)
+    micropython.heap_unlock()
+    n += 1
+    tot += dt
+    if dt > mx:
+        mx = dt
 print('engine', n, tot, mx, allocs)
 """
 
 
 def engine_probe(run, head, events):
-    out = run.exec(ENGINE_PROBE % (head, events, E.EV_CARD))
+    out = run.exec(ENGINE_PROBE % (head, events))
     words = out.split()
     i = words.index("engine")
     n, tot, mx, allocs = (int(x) for x in words[i + 1:i + 5])
+    return n, tot / max(1, n), mx, allocs
+
+
+def engine_probe_sessions(run, heads):
+    """engine_probe over each (head, events) session, each on an engine of its own:
+    (events, average us, maximum us, allocations)."""
+    n = tot = mx = allocs = 0
+    for head, events in heads:
+        k, avg, m, a = engine_probe(run, head, events)
+        n += k
+        tot += avg * k
+        mx = max(mx, m)
+        allocs += a
     return n, tot / max(1, n), mx, allocs
 
 
@@ -395,8 +408,8 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         run.take_output()
         heap = heap_lines(run.halt())
         free, block = run.mem_info()
+        eevents, eavg, emax, eallocs = engine_probe_sessions(run, heads)
         head, events = heads[0]
-        ecards, eavg, emax, eallocs = engine_probe(run, head, events)
         run.close()
         boot_ms, boot_alone_ms, boot_events, boot_said = boot_probe(flash, head, events,
                                                                     firmware=firmware)
@@ -406,7 +419,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
             "heap_total": heap_total(run.lines),
             "cards": cards, "buttons": buttons, "boot_ms": boot_ms,
             "boot_alone_ms": boot_alone_ms, "boot_events": boot_events, "boot_said": boot_said,
-            "engine_cards": ecards, "engine_avg_us": eavg, "engine_max_us": emax,
+            "engine_events": eevents, "engine_avg_us": eavg, "engine_max_us": emax,
             "engine_allocs": eallocs, "events": nevents,
             "erases": sum(1 for o in ops if o[0] == "e"),
             "programs": sum(o[2] for o in ops if o[0] == "p") // 256,
@@ -548,19 +561,29 @@ def pico_rows(r, a, goals=True):
               "from the snapshot; the journal alone: %.0f ms" % r["boot_alone_ms"])
     c = r["cards"]
     cav, c95, cmx = sum(c) / len(c), percentile(c, .95), max(c)
+    worst = max((cav / g["card_avg"], cav, g["card_avg"]), (c95 / g["card_p95"], c95, g["card_p95"]),
+                (cmx / g["card_max"], cmx, g["card_max"]))
     ok &= row("tag in the field -> its seat's display (%d cards)" % len(c),
               "%.1f / %.1f / %.1f ms" % (cav, c95, cmx), "30 / 50 / 80 ms",
-              judged(cav <= g["card_avg"] and c95 <= g["card_p95"] and cmx <= g["card_max"]),
-              "issue 21")
+              judged(worst[0] <= 1), "" if worst[0] <= 1 or not goals else
+              "by %.1f ms at worst (avg / p95 / max each over its goal)" % (worst[1] - worst[2]))
     b = r["buttons"]
     ok &= row("button released -> its display updated (%d presses)" % len(b),
               "max %.1f ms" % max(b), "max 50 ms", judged(max(b) <= g["button_max"]),
-              "issue 21")
-    ok &= row("Engine.apply of a card (%d cards)" % r["engine_cards"],
+              "" if max(b) <= g["button_max"] or not goals else
+              _by(max(b), g["button_max"], "ms"))
+    gap = r["poll_gap_ms"]
+    ok &= row("longest stretch without a reader poll", "%d ms" % gap, "<= 40 ms",
+              judged(0 <= gap <= g["reader_gap"]),
+              "" if 0 <= gap <= g["reader_gap"] or not goals else
+              _by(gap, g["reader_gap"], "ms", "%.0f"))
+    ok &= row("Engine.apply of every event (%d events)" % r["engine_events"],
               "avg %.0f, max %.0f us, %d allocs" % (r["engine_avg_us"], r["engine_max_us"],
                                                     r["engine_allocs"]),
               "<= 1000 us, 0", judged(r["engine_max_us"] <= g["engine_us"]
-                                      and r["engine_allocs"] == 0), "issue 21")
+                                      and r["engine_allocs"] == 0),
+              "" if r["engine_max_us"] <= g["engine_us"] or not goals else
+              _by(r["engine_max_us"], g["engine_us"], "us", "%.0f"))
     rd = r["reads"]
     print("  reader: a card's record read %.1f ms mean, %.1f ms worst after its tag entered "
           "the field (%d cards); longest gap between two reader polls %d ms; 200 pasted "

@@ -43,6 +43,20 @@ def test_boot_goal(measured):
     assert measured["boot_ms"] <= B.GOALS["boot"], measured["boot_ms"]
 
 
+# Issue 21's goals, each asserted at its goal. One not met yet is a strict xfail: the day it
+# is met its test fails until the marker goes. Beside each, today's figure is held (with the
+# room a move of the code in flash takes) so that it cannot grow unseen meanwhile.
+NOT_MET = pytest.mark.xfail(strict=True, reason="issue 21: not met yet")
+
+
+@NOT_MET
+def test_every_card_reaches_its_seat_display_within_a_blink(measured):
+    c = measured["cards"]
+    assert sum(c) / len(c) <= B.GOALS["card_avg"]
+    assert B.percentile(c, 0.95) <= B.GOALS["card_p95"]
+    assert max(c) <= B.GOALS["card_max"]
+
+
 def test_every_card_reaches_its_seat_display(measured):
     c = measured["cards"]
     assert len(c) >= 100, c
@@ -51,14 +65,30 @@ def test_every_card_reaches_its_seat_display(measured):
     assert max(c) <= PICO_CARD_MAX, c
 
 
+@NOT_MET
+def test_a_button_release_shows_within_the_goal(measured):
+    assert max(measured["buttons"]) <= B.GOALS["button_max"]
+
+
 def test_a_button_release_shows_on_its_display(measured):
     b = measured["buttons"]
     assert len(b) >= 30, b
     assert max(b) <= PICO_BUTTON_MAX, b
 
 
-def test_engine_applies_a_card_without_allocating(measured):
-    assert measured["engine_cards"] >= 10
+@NOT_MET
+def test_the_reader_is_never_left_longer_than_a_card_is_in_the_field(measured):
+    assert 0 <= measured["poll_gap_ms"] <= B.GOALS["reader_gap"]
+
+
+def test_the_reader_is_polled(measured):
+    assert 0 <= measured["poll_gap_ms"] <= PICO_READER_GAP, measured["poll_gap_ms"]
+
+
+ENGINE_GOAL
+
+def test_engine_applies_every_event_without_allocating(measured):
+    assert measured["engine_events"] >= 300
     assert measured["engine_allocs"] == 0
     assert measured["engine_max_us"] <= PICO_ENGINE_MAX_US, measured["engine_max_us"]
 
@@ -83,10 +113,11 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
     assert not any("exception in IRQ" in x or "MemoryError" in x for x in lines)
 
 
-# Issue 21's speed goals (30 / 50 / 80 ms a card, 50 ms a button, 1 ms an apply) are not
-# met yet: these hold today's figures on the frozen UF2 with the cache model.
-PICO_CARD_AVG = 75.0
-PICO_CARD_P95 = 125.0
-PICO_CARD_MAX = 160.0
-PICO_BUTTON_MAX = 280.0
-PICO_ENGINE_MAX_US = 9000
+# Today's figures held (issue 21's goals are 30 / 50 / 80 ms a card, 50 ms a button, 40 ms
+# without a poll, 1 ms an apply).
+PICO_CARD_AVG = CARD_AVG
+PICO_CARD_P95 = CARD_P95
+PICO_CARD_MAX = CARD_MAX
+PICO_BUTTON_MAX = BUTTON_MAX
+PICO_READER_GAP = READER_GAP
+PICO_ENGINE_MAX_US = ENGINE_MAX
