@@ -131,8 +131,51 @@ def unpack(tarball):
     if not tops:
         raise BuildError("%s holds no MicroPython source tree (no */ports/rp2)" % tarball)
     src = os.path.join(dest, tops[0])
+    align_frozen_native_code(src)
     pt = os.path.join(dest, "picotool")
     return src, (pt if os.path.isdir(pt) else None)
+
+
+# MicroPython's mpy-tool.py freezes ARMv6-M machine code (viper, native) 2-byte aligned, but
+# the ARMv6-M emitter loads a constant it cannot build from immediates (and the target of a
+# jump over 2 KB) with `ldr rN, [pc, #]` from a word it aligned as if the code were 4-byte
+# aligned (py/asmthumb.c asserts it). Code that lands on an odd halfword reads the word 2
+# bytes off: Engine.apply read its 1,000,000 as -1,035,931,648 on the Pico W build.
+_ARMV6_ALIGN4 = """        if config.native_arch in (
+            MP_NATIVE_ARCH_ARMV6,
+"""
+
+
+def align_frozen_native_code(src):
+    """Make the unpacked tree's mpy-tool.py align ARMv6-M code to 4 bytes, as the emitter
+    assumes. True when the file changed (False: already so, or not the expected text)."""
+    path = os.path.join(src, "tools", "mpy-tool.py")
+    with open(path) as f:
+        text = f.read()
+    fixed = _ARMV6_ALIGN4 + "            MP_NATIVE_ARCH_ARMV6M,\n"
+    if fixed in text or _ARMV6_ALIGN4 not in text:
+        return False
+    with open(path, "w") as f:
+        f.write(text.replace(_ARMV6_ALIGN4, fixed, 1))
+    return True
+
+
+def misaligned_native_code(bdir):
+    """The frozen machine-code functions of a build that do not start on a 4-byte boundary
+    (their constants would be read 2 bytes off): names, from frozen_content.c and nm."""
+    with open(os.path.join(bdir, "frozen_content.c")) as f:
+        native = set(re.findall(r"static const byte (fun_data_\w+)\[\d+\] __attribute__"
+                                r"\(\(section\(\".text", f.read()))
+    if not native:
+        return []
+    out = subprocess.run(["arm-none-eabi-nm", os.path.join(bdir, "firmware.elf")],
+                         capture_output=True, text=True, check=True).stdout
+    bad = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] in native and int(parts[0], 16) % 4:
+            bad.append(parts[2])
+    return sorted(bad)
 
 
 def source_version(src):
@@ -241,7 +284,10 @@ def build_board(board, src, picotool_dir, jobs):
     # MicroPython names its version by `git describe`: a tree unpacked under this repository
     # would take this repository's commit; git is kept from looking above the tree
     env["GIT_CEILING_DIRECTORIES"] = os.path.dirname(src)
-    inputs = forget_stale_frozen(bdir)
+    # the frozen content is made again when mpy-tool.py (its alignment) changes too
+    with open(os.path.join(src, "tools", "mpy-tool.py"), "rb") as f:
+        tool = hashlib.sha256(f.read()).hexdigest()
+    inputs = forget_stale_frozen(bdir, _freeze_inputs() + "\nmpy-tool " + tool)
     config = forget_stale_config(bdir, board)
     log = os.path.join(OUT, board + ".log")
     open(log, "w").close()
@@ -252,6 +298,12 @@ def build_board(board, src, picotool_dir, jobs):
     made = os.path.join(bdir, "firmware.uf2")
     if not os.path.exists(made):
         raise BuildError("the %s build made no firmware.uf2 (see %s)" % (board, log))
+    bad = misaligned_native_code(bdir)
+    if bad:
+        raise BuildError("the %s build has machine code frozen off a 4-byte boundary, which "
+                         "the ARMv6-M emitter's constants need: %s. The MicroPython tree's "
+                         "tools/mpy-tool.py must align MP_NATIVE_ARCH_ARMV6M code to 4 bytes "
+                         "(make uf2 does so in a tree it unpacks)" % (board, ", ".join(bad)))
     with open(os.path.join(bdir, FROZEN_INPUTS), "w") as f:
         f.write(inputs)
     with open(os.path.join(bdir, CONFIG_INPUTS), "w") as f:

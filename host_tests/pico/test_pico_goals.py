@@ -2,8 +2,9 @@
 the virtual Pico with the XIP cache model: three 8-seat `table` sessions back to back, a
 tag-mode run and a boot with a session's journal, measured by the same code as
 `tools/bench_pico.py`. Emulated time and the Pico's heap are deterministic, so each goal
-is asserted at the goal; the speed figures of issue 21 are held where they stand (the
-PICO_* limits below) so that they cannot grow unseen."""
+is asserted at the goal. Issue 21's speed goals too, as strict xfails while not met, and
+beside them today's figures are held (the PICO_* limits below) so that they cannot grow
+unseen."""
 import pytest
 
 import bench_pico as B
@@ -85,7 +86,10 @@ def test_the_reader_is_polled(measured):
     assert 0 <= measured["poll_gap_ms"] <= PICO_READER_GAP, measured["poll_gap_ms"]
 
 
-ENGINE_GOAL
+@NOT_MET
+def test_engine_applies_every_event_within_a_millisecond(measured):
+    assert measured["engine_max_us"] <= B.GOALS["engine_us"]
+
 
 def test_engine_applies_every_event_without_allocating(measured):
     assert measured["engine_events"] >= 300
@@ -115,9 +119,9 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
 
 # Today's figures held (issue 21's goals are 30 / 50 / 80 ms a card, 50 ms a button, 40 ms
 # without a poll, 1 ms an apply).
-PICO_CARD_AVG = CARD_AVG
-PICO_CARD_P95 = CARD_P95
-PICO_CARD_MAX = CARD_MAX
-PICO_BUTTON_MAX = BUTTON_MAX
-PICO_READER_GAP = READER_GAP
-PICO_ENGINE_MAX_US = ENGINE_MAX
+PICO_CARD_AVG = 55.0
+PICO_CARD_P95 = 100.0
+PICO_CARD_MAX = 120.0
+PICO_BUTTON_MAX = 190.0
+PICO_READER_GAP = 280
+PICO_ENGINE_MAX_US = 1200

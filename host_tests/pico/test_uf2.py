@@ -139,6 +139,31 @@ def test_python_frames_come_from_their_own_stack_not_the_heap():
             assert "shoe_pystack" in f.read(), board
 
 
+def test_frozen_machine_code_starts_on_a_word_boundary():
+    # the ARMv6-M emitter reads its large constants pc-relative as if its code were 4-byte
+    # aligned; frozen 2-byte aligned, Engine.apply read 1,000,000 as -1,035,931,648 (Pico W)
+    for board in ("RPI_PICO", "RPI_PICO_W"):
+        bdir = os.path.join(uf2.OUT, "build-" + board)
+        with open(os.path.join(bdir, "frozen_content.c")) as f:
+            text = f.read()
+        assert text.count('__attribute__((section(".text') >= 20, board     # the code is there
+        assert "aligned (2)" not in text, board
+        assert uf2.misaligned_native_code(bdir) == [], board
+
+
+def test_the_unpacked_mpy_tool_aligns_armv6m_code_to_4_bytes(tmp_path):
+    tool = tmp_path / "tools" / "mpy-tool.py"
+    tool.parent.mkdir()
+    original = ("x\n" + uf2._ARMV6_ALIGN4 + "            MP_NATIVE_ARCH_XTENSA,\n        ):\n"
+                "            # ARMV6 or Xtensa -- four byte align.\n")
+    tool.write_text(original)
+    assert uf2.align_frozen_native_code(str(tmp_path))
+    assert "MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M," in tool.read_text()
+    assert not uf2.align_frozen_native_code(str(tmp_path))      # once only
+    tool.write_text("something else\n")
+    assert not uf2.align_frozen_native_code(str(tmp_path))      # not its text: left alone
+
+
 def test_a_board_configuration_change_makes_the_generated_headers_again(tmp_path):
     """The port's make collects interned strings per changed source, not per configuration:
     a feature turned on (PYSTACK) left a build failing on a missing MP_QSTR_..."""
