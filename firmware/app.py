@@ -234,6 +234,7 @@ class Table:
         return None
 
     def _session_over(self):
+        collect()                        # what the archive keeps goes low in the heap
         ui = self.ui
         ui.over = True
         ui.history = self.session.archive()
@@ -328,6 +329,7 @@ class Table:
             h.busy(now)
         sc = self.screens
         if not busy and sc.first < 0 and not self.tags_busy() and h.fold_due():
+            collect()                    # the files it opens again stay: low in the heap
             self.session.fold()          # (once the acting seat's display is drawn)
             busy = True
         elif sc.redraw_one():
