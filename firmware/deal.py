@@ -1,5 +1,6 @@
 # The engine's deal (D1-D4): where a card event goes, the start of a deal, the card
-# rounds and the stakes. Functions of the Engine `e`.
+# rounds and the stakes. Functions of the Engine `e`; a deal's start (every hand cleared)
+# is viper code on a Pico.
 try:
     from micropython import const
 except ImportError:  # CPython
