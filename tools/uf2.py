@@ -324,12 +324,7 @@ def forget_stale_frozen(bdir, inputs=None):
     When what decides the frozen set differs from the last build's, the frozen content goes
     (the build makes it again). Returns what decides it now (written after the build)."""
     inputs = _freeze_inputs() if inputs is None else inputs
-    mark = os.path.join(bdir, FROZEN_INPUTS)
-    last = None
-    if os.path.exists(mark):
-        with open(mark) as f:
-            last = f.read()
-    if last != inputs:
+    if _mark_differs(bdir, FROZEN_INPUTS, inputs):
         stale = os.path.join(bdir, "frozen_content.c")
         if os.path.exists(stale):
             os.remove(stale)
@@ -347,19 +342,24 @@ def forget_stale_config(bdir, board, config=None):
     if config is None:
         parts = []
         for path in sorted(glob.glob(os.path.join(BOARD_DEFS, board, "*"))
-                           + glob.glob(os.path.join(BOARD_DEFS, "*.cmake"))):
+                           + glob.glob(os.path.join(BOARD_DEFS, "*.cmake"))
+                           + glob.glob(os.path.join(BOARD_DEFS, "*.h"))):
             if not path.endswith("manifest.py"):
                 with open(path) as f:
                     parts.append(f.read())
         config = "\n".join(parts)
-    mark = os.path.join(bdir, CONFIG_INPUTS)
-    last = None
-    if os.path.exists(mark):
-        with open(mark) as f:
-            last = f.read()
-    if last != config:
+    if _mark_differs(bdir, CONFIG_INPUTS, config):
         shutil.rmtree(os.path.join(bdir, "genhdr"), ignore_errors=True)
     return config
+
+
+def _mark_differs(bdir, name, now):
+    """Whether the last build's mark file `name` (written after it) says other than `now`."""
+    mark = os.path.join(bdir, name)
+    if not os.path.exists(mark):
+        return True
+    with open(mark) as f:
+        return f.read() != now
 
 
 def _freeze_inputs():

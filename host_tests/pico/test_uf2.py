@@ -130,7 +130,7 @@ def test_the_interpreters_loop_runs_from_sram_on_the_pico():
 
 
 def test_python_frames_come_from_their_own_stack_not_the_heap():
-    # boards/uf2/*/mpconfigboard.h: MICROPY_ENABLE_PYSTACK. Without it a call with more
+    # boards/uf2/pystack.h (both boards): MICROPY_ENABLE_PYSTACK. Without it a call with more
     # than 11 words of frame allocates it on the heap (85 us a call on the Pico)
     for board in ("RPI_PICO", "RPI_PICO_W"):
         _placed(board, "mp_pystack_alloc")
