@@ -1,7 +1,7 @@
 # Valuing hands (C2, C3) and ranking them (H1-H7, V6, V7) straight from a byte buffer:
-# nothing here allocates, so it may run under micropython.heap_lock(). The two that read a
-# hand's cards are machine code on a Pico (viper: a hand's value 54 -> 15 us, measured),
-# called for every hand at every card, display and settlement.
+# nothing here allocates, so it may run under micropython.heap_lock(). value, pontoon_grade
+# and strength are machine code on a Pico (viper): they run for every hand at every card,
+# display and settlement.
 try:
     from micropython import const
 except ImportError:  # CPython
