@@ -171,6 +171,8 @@ class Network:
                 await asyncio.sleep_ms(TICK_MS)
         finally:
             self.alive = False
+            for i in range(len(self.cookie)):
+                self.cookie[i] = b""         # the phones leave with the table
 
     async def _ask(self, app, web, i):
         """Phone i's next request: its page, the seat's code, or the long poll."""
