@@ -23,7 +23,7 @@ from rules import seats_error
 from shoe_layers import shuffle, start_cut_round
 
 if sys.implementation.name != "micropython":  # CPython: no machine code
-    from native_shim import micropython  # noqa: F401
+    from native_shim import micropython, ptr8  # noqa: F401
 
 # Event kinds (the words of TRANSCRIPT.md).
 EV_CARD = const(1)
@@ -242,8 +242,11 @@ class Engine:
     def initial_stake(self, seat):
         return self.sw[seat * _SW + _SW_INITIAL]
 
-    def hand_total(self, slot):
-        return hands.value(self.hb, slot * _HB, self.hb[slot * _HB + _HB_N]) & 63
+    @micropython.viper
+    def hand_total(self, slot: int) -> int:
+        hb = self.hb
+        base = slot * _HB
+        return int(hands.value(hb, base, ptr8(hb)[base + _HB_N])) & 63
 
     def hand_soft(self, slot):
         return hands.value(self.hb, slot * _HB, self.hb[slot * _HB + _HB_N]) >= hands.SOFT
@@ -261,11 +264,13 @@ class Engine:
         )
 
     # The engine's modules write hands through these two.
-    def _add_card(self, slot, code):
+    @micropython.viper
+    def _add_card(self, slot: int, code: int):
+        hb = ptr8(self.hb)
         base = slot * _HB
-        n = self.hb[base + _HB_N]
-        self.hb[base + n] = code
-        self.hb[base + _HB_N] = n + 1
+        n = hb[base + _HB_N]
+        hb[base + n] = code
+        hb[base + _HB_N] = n + 1
 
     def _clear_slot(self, slot):
         self.hb[slot * _HB + _HB_N] = 0

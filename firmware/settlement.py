@@ -57,11 +57,14 @@ def pay(e, payer: int, payee: int, amount: int, slot: int):
     sw[payee * _SW + _SW_NET] += amount
     if slot > 0:
         k = slot * _HW + _HW_NET
-        hw = e.hw                        # array("h"): signed, so as objects
-        if payee == int(e.hb[slot * _HB + _HB_SEAT]):
-            hw[k] = int(hw[k]) + amount
+        hw = ptr16(e.hw)                 # array("h"): viper reads its halfwords unsigned
+        net = int(hw[k])
+        if net >= 0x8000:
+            net -= 0x10000
+        if payee == int(ptr8(e.hb)[slot * _HB + _HB_SEAT]):
+            hw[k] = net + amount
         else:
-            hw[k] = int(hw[k]) - amount
+            hw[k] = net - amount
 
 
 def kitty_move(e, seat, amount, slot):
@@ -233,6 +236,7 @@ def settle(e):
     ordinary = int(win_mult(e, 21))  # what most winners are paid, asked once
     order = ptr8(e.order)
     strength = hands.strength
+    transfer = pay
     for i in range(int(e.norder)):
         slot = order[i]
         base = slot * _HB
@@ -249,9 +253,9 @@ def settle(e):
             won = 1 if st > bstrength else 0  # S2, H7: ties to the banker
         if won:
             mult = ordinary if st < _STRENGTH_FIVE_CARD_TRICK else int(win_mult(e, st))
-            pay(e, banker, seat, stake * mult, slot)
+            transfer(e, banker, seat, stake * mult, slot)
         else:
-            pay(e, seat, banker, stake * lose, slot)
+            transfer(e, seat, banker, stake * lose, slot)
         if hw[slot * _HW + _HW_SHOOT]:
             shoot_settle(e, slot, won)
     hb[_HB_FLAGS] |= _F_DONE

@@ -218,16 +218,21 @@ def cut_card(e, code):
         if sb[t * _SB + _SB_CUT_IN]:
             e.pos = t
             return None
-    best = 0
+    # the highest cut, how many share it and the last of them: each card ranked once
+    best = tied = winner = 0
     for t in range(1, e.seats + 1):
-        if sb[t * _SB + _SB_CUT_IN] and cut_rank(sb[t * _SB + _SB_CUT]) > best:
-            best = cut_rank(sb[t * _SB + _SB_CUT])
-    tied = 0
+        if sb[t * _SB + _SB_CUT_IN]:
+            rank = cut_rank(sb[t * _SB + _SB_CUT])
+            if rank > best:
+                best = rank
+                tied = 0
+            if rank == best:
+                tied += 1
+                winner = t
+    # only the tied cut again (a lone highest is the banker)
     for t in range(1, e.seats + 1):
-        if sb[t * _SB + _SB_CUT_IN] and cut_rank(sb[t * _SB + _SB_CUT]) == best:
-            tied += 1
-            winner = t
-        else:
+        if t != winner and sb[t * _SB + _SB_CUT_IN] and (
+                tied == 1 or cut_rank(sb[t * _SB + _SB_CUT]) != best):
             sb[t * _SB + _SB_CUT_IN] = 0
     if tied > 1:
         start_cut_round(e, False)

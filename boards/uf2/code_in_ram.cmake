@@ -21,6 +21,11 @@ set(_PONTOON_FILES "")
 foreach(_obj ${PONTOON_RAM_OBJECTS})
     string(APPEND _PONTOON_FILES " */py/${_obj}.o */py/${_obj}.obj")
 endforeach()
+# the frozen modules' machine code (@micropython.native/viper: the engine, the glyph blit):
+# mpy-tool puts it in .text, and frozen_content.c has no other code
+if(PONTOON_RAM_FROZEN_CODE)
+    string(APPEND _PONTOON_FILES " *frozen_content.c.o *frozen_content.c.obj")
+endif()
 string(REPLACE "${_PONTOON_TEXT_OLD}" "${_PONTOON_FILES}) .text*)" _PONTOON_LD "${_PONTOON_LD}")
 # vm.c's dispatch table (its .rodata) with it: the loop reads it at every opcode
 string(REPLACE "${_PONTOON_RODATA_OLD}"

@@ -86,15 +86,13 @@ def test_the_reader_is_polled(measured):
     assert 0 <= measured["poll_gap_ms"] <= PICO_READER_GAP, measured["poll_gap_ms"]
 
 
-@NOT_MET
 def test_engine_applies_every_event_within_a_millisecond(measured):
-    assert measured["engine_max_us"] <= B.GOALS["engine_us"]
+    assert measured["engine_max_us"] <= B.GOALS["engine_us"], measured["engine_max_us"]
 
 
 def test_engine_applies_every_event_without_allocating(measured):
     assert measured["engine_events"] >= 300
     assert measured["engine_allocs"] == 0
-    assert measured["engine_max_us"] <= PICO_ENGINE_MAX_US, measured["engine_max_us"]
 
 
 def test_the_journal_costs_no_block_copy_per_event(measured):
@@ -118,10 +116,9 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
 
 
 # Today's figures held (issue 21's goals are 30 / 50 / 80 ms a card, 50 ms a button, 40 ms
-# without a poll, 1 ms an apply).
+# without a poll).
 PICO_CARD_AVG = 55.0
 PICO_CARD_P95 = 100.0
 PICO_CARD_MAX = 120.0
 PICO_BUTTON_MAX = 190.0
 PICO_READER_GAP = 280
-PICO_ENGINE_MAX_US = 1200

@@ -6,4 +6,5 @@ include(${MICROPY_BOARD_DIR}/../version.cmake)
 # the interpreter's sources that miss the XIP cache most (tools/xip_profile.py), in SRAM
 set(PONTOON_RAM_OBJECTS vm.c gc.c bc.c runtime.c obj.c objtype.c nlr.c nlrthumb.c objarray.c
     objlist.c binary.c nativeglue.c objfun.c objdict.c)
+set(PONTOON_RAM_FROZEN_CODE ON)
 include(${MICROPY_BOARD_DIR}/../code_in_ram.cmake)
