@@ -120,9 +120,10 @@ class Housekeeping:
         if s.fold_wait or e is None:
             return False
         if not j.nbody:
-            # nothing to fold, but a boot or UNDO replayed many events: a snapshot, once
-            # the table is quiet, spares the next boot that replay
-            return (s.snapshot_due(_SNAP_AFTER) and self._quiet()
+            # the snapshot after a fold, on a pass of its own once the table is quiet (a
+            # press held up by the fold goes first); or nothing to fold, but a boot or
+            # UNDO replayed many events: a snapshot spares the next boot that replay
+            return ((s.snap_wanted or s.snapshot_due(_SNAP_AFTER)) and self._quiet()
                     and (self._players_turn() or not e.in_deal()))
         if j.nbody >= _FOLD_IDLE and self._players_turn():
             return True

@@ -22,6 +22,7 @@ class Session:
         self.undo_ok = False             # the last event may be taken back
         self.last_ev = 0
         self.fold_wait = False           # a fold failed (flash full): wait for an event
+        self.snap_wanted = False         # a fold just emptied the tail: a snapshot next
 
     def start(self, header_lines):
         """A new session from settings' header lines; the reason when they do not make one."""
@@ -174,19 +175,26 @@ class Session:
         return self.nev - self.snap.events >= after
 
     def fold(self):
-        """The journal's tail into journal.txt, then a snapshot; False when the flash
-        refused (the tail stays valid; tried again after an event)."""
+        """One step of the flash's housekeeping, so that the loop serves the reader and the
+        buttons between steps (each is 50 to 100 ms of erases with the CPU stalled): the
+        journal's tail into journal.txt; with no tail, a snapshot. False when the flash
+        refused the fold (the tail stays valid; tried again after an event)."""
+        if not self.journal.nbody:
+            self._save_snapshot()
+            return True
         try:
             self.journal.fold()
         except OSError as x:
             self.fold_wait = True
             self.say("! journal: could not fold the tail (%s)" % x)
             return False
-        self._save_snapshot()
+        self.snap_wanted = True
         return True
 
     def _save_snapshot(self):
-        """After a fold: the engine as it stands, so the next boot replays from here."""
+        """With the tail folded: the engine as it stands, so the next boot replays from
+        here (a line journaled since waits for the next fold)."""
+        self.snap_wanted = False
         if self.e is None or self.snap.events == self.nev or self.journal.nbody:
             return
         try:
