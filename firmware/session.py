@@ -176,7 +176,7 @@ class Session:
 
     def fold(self):
         """One step of the flash's housekeeping, so that the loop serves the reader and the
-        buttons between steps (each is 50 to 100 ms of erases with the CPU stalled): the
+        buttons between steps (each a few 45 ms erases with the CPU stalled): the
         journal's tail into journal.txt; with no tail, a snapshot. False when the flash
         refused the fold (the tail stays valid; tried again after an event)."""
         if not self.journal.nbody:
