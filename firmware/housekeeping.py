@@ -120,6 +120,8 @@ class Housekeeping:
         if s.fold_wait or e is None:
             return False
         if not j.nbody:
+            if j.stale:                  # a fold's second half, on the next pass
+                return self._players_turn() or not e.in_deal()
             # the snapshot after a fold, on a pass of its own once the table is quiet (a
             # press held up by the fold goes first); or nothing to fold, but a boot or
             # UNDO replayed many events: a snapshot spares the next boot that replay

@@ -9,10 +9,11 @@
 # page or two and erases a block only when that log fills (about one flush in ten), and the
 # directory holds nothing else, so its compaction is small. The tail's first line is
 # "@N": journal.txt's size when the tail began. While the table waits for a player
-# (fold()) the tail is appended to journal.txt in one write and then removed; littlefs
-# commits a file's new size atomically, so at boot journal.txt is either N bytes (fold
-# not done: the tail counts) or N + the tail's length (done: the tail is stale and
-# removed). On a host a torn fold is cut back to N.
+# (fold()) the tail is appended to journal.txt in one write and then removed, each half on
+# a loop pass of its own (fold_lines(), drop_stale()); littlefs commits a file's new size
+# atomically, so at boot journal.txt is either N bytes (fold not done: the tail counts) or
+# N + the tail's length (done: the tail is stale and removed). On a host a torn fold is
+# cut back to N.
 #
 # A torn last line (no newline: the power went mid-write) is cut off by recover(); the
 # controller also drops a last line that does not parse or replay. MicroPython files have
@@ -57,6 +58,7 @@ class Journal:
         self.nbody = 0
         self.size = 0              # the whole journal: base + nbody
         self.dropped = 0           # bytes of torn tail cut off by recover()
+        self.stale = False         # the tail file's lines are all in journal.txt already
 
     def exists(self):
         return _exists(self.path)
@@ -68,6 +70,7 @@ class Journal:
         self.close()
         _remove(self.tmp)
         self.nbody = 0
+        self.stale = False
         if not self.exists():
             _remove(self.tail_path)
             return False
@@ -132,6 +135,7 @@ class Journal:
         self.close()
         _remove(self.tail_path)
         self.nbody = 0
+        self.stale = False
         with open(self.tmp, "w") as f:
             for line in header_lines:
                 f.write(line + "\n")
@@ -148,8 +152,9 @@ class Journal:
             if self.nbody == 0:
                 if not _exists(self.tail_dir):
                     os.mkdir(self.tail_dir)
-                f = open(self.tail_path, "w")
+                f = open(self.tail_path, "w")    # (a stale tail's place: one commit)
                 f.write("@%d\n" % self.base)
+                self.stale = False
             else:
                 f = open(self.tail_path, "a")
             self.f = f
@@ -170,15 +175,30 @@ class Journal:
         self.size += n
 
     def fold(self):
-        """Move the tail's lines into journal.txt (one write, one erase): between deals."""
+        """Move the tail's lines into journal.txt and remove the tail file."""
+        self.fold_lines()
+        self.drop_stale()
+
+    def fold_lines(self):
+        """The first half of a fold (an erase or two), for a loop that serves its reader
+        between the halves: the tail's lines appended to journal.txt. The tail file stays,
+        stale (a boot that finds it so removes it), until drop_stale() or the next line,
+        which takes its place."""
         if self.nbody == 0:
             return
         self.close()
         with open(self.path, "ab") as f:
             f.write(memoryview(self.body)[:self.nbody])
-        _remove(self.tail_path)
         self.base += self.nbody
         self.nbody = 0
+        self.stale = True
+
+    def drop_stale(self):
+        """The second half: the stale tail file removed."""
+        if self.stale:
+            self.close()
+            _remove(self.tail_path)
+            self.stale = False
 
     def close(self):
         if self.f is not None:
@@ -188,6 +208,7 @@ class Journal:
     def _write_tail(self, n):
         """The tail file holding the first n bytes of the body (none: no file)."""
         self.close()
+        self.stale = False
         if n == 0:
             _remove(self.tail_path)
         else:

@@ -176,14 +176,19 @@ class Session:
 
     def fold(self):
         """One step of the flash's housekeeping, so that the loop serves the reader and the
-        buttons between steps (each a few 45 ms erases with the CPU stalled): the
-        journal's tail into journal.txt; with no tail, a snapshot. False when the flash
-        refused the fold (the tail stays valid; tried again after an event)."""
-        if not self.journal.nbody:
-            self._save_snapshot()
+        buttons between steps (each an erase or two of 45 ms with the CPU stalled): the
+        journal's tail appended to journal.txt, then the stale tail file removed; with
+        neither, a snapshot. False when the flash refused the fold (the tail stays valid;
+        tried again after an event)."""
+        j = self.journal
+        if not j.nbody:
+            if j.stale:
+                j.drop_stale()           # (a removal that fails: the next line replaces it)
+            else:
+                self._save_snapshot()
             return True
         try:
-            self.journal.fold()
+            j.fold_lines()
         except OSError as x:
             self.fold_wait = True
             self.say("! journal: could not fold the tail (%s)" % x)

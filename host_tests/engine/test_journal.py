@@ -56,6 +56,38 @@ def test_events_go_to_the_tail_and_fold_into_journal_txt(tmp_path):
     assert k.recover() and whole(k) == text(HEAD + EVENTS + ["stick 1"])
 
 
+def test_a_fold_in_two_halves_recovers_at_either_instant(tmp_path):
+    # session.fold() runs fold_lines() and drop_stale() on two loop passes, the reader and
+    # the buttons served between them
+    j, root = journal_at(tmp_path)
+    j.fold_lines()
+    assert read(root + "journal.txt") == text(HEAD + EVENTS).encode()
+    assert os.path.exists(root + "jtail/lines.txt") and j.stale    # stale, not yet removed
+    assert whole(j) == text(HEAD + EVENTS) and j.size == len(text(HEAD + EVENTS))
+    j.close()
+    cut = Journal(root)                                      # the power goes between them
+    assert cut.recover() and whole(cut) == text(HEAD + EVENTS) and not cut.stale
+    assert not os.path.exists(root + "jtail/lines.txt")
+    # a line between the halves takes the stale tail's place
+    (tmp_path / "b").mkdir()
+    j, root = journal_at(tmp_path / "b")
+    j.fold_lines()
+    j.append("stick 1")
+    assert not j.stale
+    assert read(root + "jtail/lines.txt") == (
+        "@%d\n" % len(text(HEAD + EVENTS)) + "stick 1\n").encode()
+    j.close()
+    k = Journal(root)
+    assert k.recover() and whole(k) == text(HEAD + EVENTS + ["stick 1"])
+    # or the second half
+    (tmp_path / "c").mkdir()
+    j, root = journal_at(tmp_path / "c")
+    j.fold_lines()
+    j.drop_stale()
+    assert not os.path.exists(root + "jtail/lines.txt") and not j.stale
+    assert whole(j) == text(HEAD + EVENTS)
+
+
 def test_the_tail_never_outgrows_the_inline_limit(tmp_path):
     events = ["stake %d %d" % (1 + i % 8, 1 + i % 5) for i in range(200)]
     j, root = journal_at(tmp_path, [])

@@ -120,5 +120,5 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
 PICO_CARD_AVG = 55.0
 PICO_CARD_P95 = 100.0
 PICO_CARD_MAX = 120.0
-PICO_BUTTON_MAX = 190.0
+PICO_BUTTON_MAX = 160.0
 PICO_READER_GAP = 200
