@@ -580,8 +580,11 @@ def run(table, net):
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))
     asyncio.run(_main(web, net.host))
-    web.server = None                      # the app, its routes and the last answer serve
-    web.cache[1] = None                    # no one now: free for what the table does next
+    # the app, its routes, the last answer and the cut serve no one now: their heap is
+    # free for what the table does next (left where the session put them, they split it)
+    web.server = None
+    web.cache[1] = None
+    web.cut = ()
     table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
               "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "
               "turns %d us on average, longest %d us, over 2 ms %d; bytes sent %d" % (
