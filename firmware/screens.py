@@ -97,7 +97,11 @@ class Screens:
         if t.tags_busy():
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
         elif d and t.reader is not None and t.reader.urgent():
-            return False                 # a card being read goes before any display page
+            # a card being read goes before any display page; the display of the card
+            # just read goes before the reader's way back to listening
+            f = self.first
+            if f < 0 or not d & (1 << f) or not t.reader.settling():
+                return False
         if not d:
             return False
         i = self.first

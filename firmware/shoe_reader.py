@@ -178,6 +178,14 @@ class ShoeReader:
             return True
         return self._state[0] == _PENDING or self._state[1] == _PENDING
 
+    def settling(self):
+        """True while the reader is only on its way back to listening after a card it
+        reported (the release, the next listing sent): the card's own display may go
+        first, as a card entering now is found by the listing that follows."""
+        step = self._step
+        return not self._qn and not self.link.full and (
+            step == _RELEASING or step == _RELEASING + 16)
+
     # --- bus steps
     def _send(self, cmd, params, step):
         self._step = step
@@ -205,7 +213,9 @@ class ShoeReader:
         controller calls it inside its longer passes (between building a display's lines and
         sending its pages, after journaling an event), so that a card's READ goes out while
         the card is still in the field; the card is taken by the next poll()."""
-        if self.irq is None or self._qn or self._step >= 16 or self._step == _IDLE:
+        step = self._step
+        # a release's answer waits for poll(): the pass may be drawing the card's display
+        if self.irq is None or self._qn or step >= 16 or step == _IDLE or step == _RELEASING:
             return
         self._looked()
         if self.link.ready():
