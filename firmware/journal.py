@@ -152,7 +152,7 @@ class Journal:
             if self.nbody == 0:
                 if not _exists(self.tail_dir):
                     os.mkdir(self.tail_dir)
-                f = open(self.tail_path, "w")    # (a stale tail's place: one commit)
+                f = open(self.tail_path, "w")    # (replaces a stale tail in one commit)
                 f.write("@%d\n" % self.base)
                 self.stale = False
             else:

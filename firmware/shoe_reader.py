@@ -180,8 +180,8 @@ class ShoeReader:
 
     def settling(self):
         """True while the reader is only on its way back to listening after a card it
-        reported (the release, the next listing sent): the card's own display may go
-        first, as a card entering now is found by the listing that follows."""
+        reported (its target's release): the card's own display may go first, as a card
+        entering now is found by the listing that follows the release."""
         step = self._step
         return not self._qn and not self.link.full and (
             step == _RELEASING or step == _RELEASING + 16)
