@@ -160,22 +160,24 @@ def align_frozen_native_code(src):
     return True
 
 
-def misaligned_native_code(bdir):
-    """The frozen machine-code functions of a build that do not start on a 4-byte boundary
-    (their constants would be read 2 bytes off): names, from frozen_content.c and nm."""
+def frozen_machine_code(bdir):
+    """{name: address} of a build's frozen machine-code functions: the fun_data arrays
+    mpy-tool puts in a code section (frozen_content.c), placed by arm-none-eabi-nm."""
     with open(os.path.join(bdir, "frozen_content.c")) as f:
         native = set(re.findall(r"static const byte (fun_data_\w+)\[\d+\] __attribute__"
                                 r"\(\(section\(\".text", f.read()))
     if not native:
-        return []
+        return {}
     out = subprocess.run(["arm-none-eabi-nm", os.path.join(bdir, "firmware.elf")],
                          capture_output=True, text=True, check=True).stdout
-    bad = []
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[2] in native and int(parts[0], 16) % 4:
-            bad.append(parts[2])
-    return sorted(bad)
+    return {p[2]: int(p[0], 16) for p in (x.split() for x in out.splitlines())
+            if len(p) == 3 and p[2] in native}
+
+
+def misaligned_native_code(bdir):
+    """The frozen machine-code functions of a build that do not start on a 4-byte boundary
+    (their constants would be read 2 bytes off)."""
+    return sorted(n for n, a in frozen_machine_code(bdir).items() if a % 4)
 
 
 def source_version(src):

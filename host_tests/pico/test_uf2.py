@@ -129,22 +129,12 @@ def test_the_interpreters_loop_runs_from_sram_on_the_pico():
     assert 0x10000000 <= _placed("RPI_PICO_W", "mp_execute_bytecode") < 0x11000000
 
 
-def _frozen_code(board):
-    """{name: address} of a build's frozen machine code (arm-none-eabi-nm: the fun_data
-    arrays mpy-tool puts in a code section; the bytecode's are read-only data)."""
-    elf = os.path.join(uf2.OUT, "build-" + board, "firmware.elf")
-    out = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True,
-                         check=True).stdout
-    return {p[2]: int(p[0], 16) for p in (x.split() for x in out.splitlines())
-            if len(p) == 3 and p[1] in "tT" and p[2].startswith("fun_data_")}
-
-
 def test_the_frozen_machine_code_runs_from_sram_on_the_pico():
     # boards/uf2/code_in_ram.cmake, PONTOON_RAM_FROZEN_CODE: the engine's native and viper
     # functions and the glyph blit (through the XIP cache, the first deal's end took 200 us
     # more); the Pico W keeps its heap
     for board, in_sram in (("RPI_PICO", True), ("RPI_PICO_W", False)):
-        code = _frozen_code(board)
+        code = uf2.frozen_machine_code(os.path.join(uf2.OUT, "build-" + board))
         assert len(code) >= 20 and "fun_data_engine_Engine_apply" in code, (board, code)
         for name, address in code.items():
             assert (0x20000000 <= address < 0x20042000) == in_sram, (board, name, hex(address))
