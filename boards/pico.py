@@ -169,3 +169,13 @@ def make_button_timer(period_ms, callback):
     from machine import Timer
     micropython.alloc_emergency_exception_buf(100)     # an error in it is still reported
     return Timer(period=period_ms, mode=Timer.PERIODIC, callback=callback, hard=True)
+
+
+def journal_flash():
+    """The raw flash region for the journal's tail: on the shoe's own UF2, which keeps it out
+    of the filesystem (boards/uf2/shoe_flash.py); None on the stock UF2 (a file tail)."""
+    try:
+        import shoe_flash
+    except ImportError:
+        return None
+    return shoe_flash.journal_device()

@@ -47,3 +47,4 @@ def make_network(settings):
         ap.config(essid=settings.ap_name, security=0)
     ap.active(True)
     return Network(ap, settings.web_port, False)
+

@@ -41,6 +41,9 @@ class World:
         self.serial = None            # boards.simdev.serial.QueueLines, made by make_serial()
         self.i2c = None
         self.mux_driver = None
+        # the raw flash region of the shoe's own UF2 (boards/simdev/flash.py) when a test
+        # gives one: the journal's tail and the snapshots then live there, not in files
+        self.raw_flash = None
         drvtime.use(self.clock)
 
     def violations(self):
@@ -64,6 +67,10 @@ def _world():
     if world is None:
         build()
     return world
+
+
+def journal_flash():
+    return getattr(_world(), "raw_flash", None)    # (a VM-side world has none)
 
 
 def make_i2c():

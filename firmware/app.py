@@ -73,7 +73,8 @@ class Table:
         self.stop = False
         self.loops = 0
         self.msg_at = 0
-        self.session = Session(root)
+        flash = board.journal_flash() if hasattr(board, "journal_flash") else None
+        self.session = Session(root, flash=flash)
         self.narrator = Narrator(out or sys.stdout, self.session, self.ui)
         self.say = self.session.say = self.narrator.say   # one bound method, made once
         self.screens = Screens(self)
@@ -172,6 +173,8 @@ class Table:
         collect()
         if not self.ui.over and s.nev:
             self.ui.history = s.archive()
+        while s.keep_step():             # the last session's keeping, not done yet
+            pass
         self._new_session()
         return None
 
@@ -237,7 +240,7 @@ class Table:
         collect()                        # what the archive keeps goes low in the heap
         ui = self.ui
         ui.over = True
-        ui.history = self.session.archive()
+        ui.history = self.session.end()  # kept by keep_step(), once the displays are drawn
         self.narrator.session_over(ui.history)
         self.screens.all_dirty()
 
@@ -292,7 +295,10 @@ class Table:
         if tags is not None and tags.busy:
             busy = tags.step()           # the tag mode has the reader to itself
         else:
-            r = self.reader.poll()
+            # the display of the card just read goes out whole before the reader's way
+            # back to listening (its release's answer waits: ShoeReader.settling)
+            sc = self.screens
+            r = self.reader.poll(sc.first >= 0 and sc.dirty >> sc.first & 1)
         if r is not None:
             busy = True
             if isinstance(r, int):
@@ -328,7 +334,11 @@ class Table:
         if busy:
             h.busy(now)
         sc = self.screens
-        if not busy and sc.first < 0 and not self.tags_busy() and h.fold_due():
+        if not busy and sc.first < 0 and not self.tags_busy() and self.session.keeping:
+            self.session.keep_step()     # the table takes no cards: the reader not watched
+            self.reader_unwatched()
+            busy = True
+        elif not busy and sc.first < 0 and not self.tags_busy() and h.fold_due():
             collect()                    # the files it opens again stay: low in the heap
             self.session.fold()          # (once the acting seat's display is drawn)
             busy = True
@@ -365,6 +375,13 @@ class Table:
         line = heap_line("after gc")
         if line:
             self.say(line)
+
+    def reader_unwatched(self):
+        """The session is over (a card would be refused): the reader's flash-bound pauses
+        now are not gaps in its watch (ShoeReader.max_gap_ms)."""
+        rd = self.reader
+        if rd is not None and hasattr(rd, "unwatched"):
+            rd.unwatched()
 
     def show_error(self, text):
         """Last resort (main.py): every display says the table stopped."""

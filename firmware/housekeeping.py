@@ -119,7 +119,7 @@ class Housekeeping:
         e = s.e
         if s.fold_wait or e is None:
             return False
-        if not j.nbody:
+        if not j.fold_pending():
             if j.stale:                  # a fold's second half, on the next pass
                 return self._players_turn() or not e.in_deal()
             # the snapshot after a fold, on a pass of its own once the table is quiet (a

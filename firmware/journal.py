@@ -45,7 +45,7 @@ def _remove(path):
 
 
 class Journal:
-    def __init__(self, root=""):
+    def __init__(self, root="", tail_max=TAIL_MAX):
         self.root = root
         self.path = root + "journal.txt"
         self.tmp = root + "journal.tmp"
@@ -54,7 +54,7 @@ class Journal:
         self.history = root + "history"
         self.f = None              # the tail file, open for appending
         self.base = 0              # journal.txt's size (where the tail's lines begin)
-        self.body = bytearray(TAIL_MAX)   # the tail's lines, also kept here (no re-read)
+        self.body = bytearray(tail_max)   # the tail's lines, also kept here (no re-read)
         self.nbody = 0
         self.size = 0              # the whole journal: base + nbody
         self.dropped = 0           # bytes of torn tail cut off by recover()
@@ -200,6 +200,14 @@ class Journal:
             _remove(self.tail_path)
             self.stale = False
 
+    def fold_pending(self):
+        """Lines in the tail to fold into journal.txt when the table allows."""
+        return self.nbody > 0
+
+    def snapshot_ok(self):
+        """A snapshot is taken with the tail folded (it covers journal.txt alone)."""
+        return self.nbody == 0
+
     def close(self):
         if self.f is not None:
             self.f.close()
@@ -299,6 +307,14 @@ class Journal:
             c = crc32(memoryview(self.body)[:min(self.nbody, upto - self.base)], c)
         return c
 
+    def mark(self):
+        """(its size, 0, its CRC-32): what a snapshot taken now checks the journal by."""
+        return self.size, 0, self.crc(self.size)
+
+    def matches(self, offset, where, check):
+        """The journal still begins with the bytes a snapshot's mark() was taken of."""
+        return offset <= self.size and self.crc(offset) == check
+
     def last_line_start(self):
         """Offset where the last line begins (the journal ends with a newline)."""
         size, last_nl, prev_nl = self._newlines()
@@ -311,15 +327,27 @@ class Journal:
     # ------------------------------------------------------------------ history
     def archive(self):
         """Move the journal to history/NNNN.txt; returns that path."""
+        dest = self.next_history()
         self.fold()
-        if not _exists(self.history):
-            os.mkdir(self.history)
+        self.archive_as(dest)
+        return dest
+
+    def next_history(self):
+        """The path the journal would be kept as now: history/NNNN.txt, the next number."""
         names = self._history_names()
         n = int(names[-1][:4]) if names else 0
-        dest = "%s/%04d.txt" % (self.history, n + 1)
+        return "%s/%04d.txt" % (self.history, n + 1)
+
+    def archive_as(self, dest):
+        """journal.txt (its tail folded) renamed to `dest`, a path next_history() gave."""
+        if not _exists(self.history):
+            os.mkdir(self.history)
         os.rename(self.path, dest)
         self.size = self.base = 0
-        return dest
+
+    def make_ready(self):
+        """Work a new session's start() can be spared, done ahead (nothing for files)."""
+        return False
 
     def _history_names(self):
         """history/NNNN.txt names, oldest first."""

@@ -13,16 +13,24 @@ UNDOABLE = (E.EV_STAKE, E.EV_BUY, E.EV_TWIST, E.EV_STICK, E.EV_SPLIT, E.EV_BURN,
 
 
 class Session:
-    def __init__(self, root, say=None):
+    def __init__(self, root, say=None, flash=None):
         self.say = say                   # a line for the serial line (the table's narrator)
-        self.journal = Journal(root)
-        self.snap = Snapshot(root)
+        if flash is None:
+            self.journal = Journal(root)
+            self.snap = Snapshot(root)
+        else:                            # the board's raw flash region (raw_journal.py)
+            from raw_journal import RawJournal
+            from raw_snapshot import RawSnapshot
+            self.journal = RawJournal(flash, root)
+            self.snap = RawSnapshot(flash, root, self.journal.page)
         self.e = None                    # the engine (None: no usable session)
         self.nev = 0                     # events in the session
         self.undo_ok = False             # the last event may be taken back
         self.last_ev = 0
         self.fold_wait = False           # a fold failed (flash full): wait for an event
         self.snap_wanted = False         # a fold just emptied the tail: a snapshot next
+        self.keeping = ""                # a finished session being kept as this history
+        self.kept = False                # journal.txt renamed to it
 
     def start(self, header_lines):
         """A new session from settings' header lines; the reason when they do not make one."""
@@ -155,20 +163,51 @@ class Session:
         return None
 
     def archive(self):
-        """Keep the finished session as hand history: its name, "" when it could not be."""
+        """Keep the finished session as hand history now: its name, "" when it could not
+        be."""
+        name = self.end()
+        while self.keep_step():
+            pass
+        return name if self.kept else ""
+
+    def end(self):
+        """The session is over: the name it will be kept as (hand history), the keeping
+        done by keep_step() a step a loop pass while the table takes no cards."""
         try:
-            name = self.journal.archive()
+            self.keeping = self.journal.next_history()
         except OSError as x:
             self.say("! could not keep the hand history: %s" % x)
-            name = ""
+            self.keeping = ""
+        self.kept = False
+        return self.keeping
+
+    def keep_step(self):
+        """One step of keeping the finished session (each an erase, or a littlefs commit or
+        two): the tail folded into journal.txt, its flash erased a sector at a time,
+        journal.txt renamed to the history, room made, the snapshots' flash erased, an
+        empty journal.txt for the next start(). False when nothing was left to do."""
+        if not self.keeping:
+            return False
+        j = self.journal
         try:
-            gone = self.journal.make_room()
+            if not self.kept:
+                if j.nbody:
+                    j.fold_lines()
+                elif j.stale:
+                    j.drop_stale()
+                else:
+                    j.archive_as(self.keeping)
+                    self.kept = True
+                    for path in j.make_room():
+                        self.say("# flash nearly full: removed the oldest hand history %s"
+                                 % path)
+                return True
+            if self.snap.erase_step() or j.make_ready():
+                return True
         except OSError as x:
-            self.say("! could not make room on the flash: %s" % x)
-            return name
-        for path in gone:
-            self.say("# flash nearly full: removed the oldest hand history %s" % path)
-        return name
+            self.say("! could not keep the hand history: %s" % x)
+        self.keeping = ""
+        return False
 
     def snapshot_due(self, after):
         """A boot or UNDO replayed at least `after` events that a snapshot would spare."""
@@ -181,7 +220,7 @@ class Session:
         neither, a snapshot. False when the flash refused the fold (the tail stays valid;
         tried again after an event)."""
         j = self.journal
-        if not j.nbody:
+        if not j.fold_pending():
             if j.stale:
                 j.drop_stale()           # (a removal that fails: the next line replaces it)
             else:
@@ -200,7 +239,7 @@ class Session:
         """With the tail folded: the engine as it stands, so the next boot replays from
         here (a line journaled since waits for the next fold)."""
         self.snap_wanted = False
-        if self.e is None or self.snap.events == self.nev or self.journal.nbody:
+        if self.e is None or self.snap.events == self.nev or not self.journal.snapshot_ok():
             return
         try:
             self.snap.save(self.e, self.journal, self.nev,
@@ -209,9 +248,27 @@ class Session:
             self.say("! snapshot: %s" % x)
 
     def close(self):
-        """A clean stop leaves the whole journal in journal.txt."""
+        """A clean stop leaves the whole journal in journal.txt (or a finished one kept)."""
+        while self.keep_step():
+            pass
         try:
             self.journal.fold()
         except OSError:
             pass                         # the tail still holds the lines: nothing is lost
         self.journal.close()
+
+
+def print_journal(root=""):
+    """The session in progress, as its transcript (journal.txt and its tail, wherever the
+    board keeps it): `mpremote exec "import session; session.print_journal()"`."""
+    import board
+    flash = board.journal_flash() if hasattr(board, "journal_flash") else None
+    s = Session(root, flash=flash)
+    if not s.journal.recover():
+        return
+    f = s.journal.lines()
+    try:
+        for raw in f:
+            print(raw.decode(), end="")
+    finally:
+        f.close()

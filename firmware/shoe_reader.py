@@ -58,6 +58,9 @@ _NDEF_CAP = const(64)    # bytes of user memory we are willing to read for a car
 # listing in which every card that was in the field has gone, and every
 # list_timeout_ms a status read (which aborts nothing) proves the chip is still there.
 _PASSIVE_RETRIES = const(0xFF)
+# poll(hold=True) keeps the release after a reported card waiting this long at most (the
+# card's own display goes first; a next card is then found by a listing that starts later)
+_HOLD_MS = const(20)
 _EMPTY_MS = const(15)     # > a listing of two tags: 2 + 0.5 + 2 x 4.5 ms in the models
 
 TWO_TAGS = "two-tags"
@@ -115,6 +118,8 @@ class ShoeReader:
         self.polls = 0
         self.max_gap_ms = 0                      # longest time between two polls
         self._polled = -1                        # ticks_ms of the last poll (-1: none yet)
+        self._reported = -1                      # ticks_ms of a card reported, until the
+        #                                          listing after its release (-1: none)
         self.retries = 0
         self.timeouts = 0
         self.cards = 0
@@ -147,6 +152,11 @@ class ShoeReader:
     def rearm(self):
         """Forget the last reported UID (e.g. after a shuffle)."""
         self._has_last = False
+
+    def unwatched(self):
+        """Until the next poll the reader is not watched for cards (the table takes none):
+        the time until then is not a gap (max_gap_ms)."""
+        self._polled = -1
 
     def ignore_field(self):
         """Report nothing for the tags in the field now (e.g. the last card of the tag
@@ -188,6 +198,8 @@ class ShoeReader:
 
     # --- bus steps
     def _send(self, cmd, params, step):
+        if step != _RELEASING:
+            self._reported = -1
         self._step = step
         self._quiet = 0
         self._alive = 0
@@ -197,6 +209,7 @@ class ShoeReader:
 
     def _failed(self):
         # a command got no ACK, a response was garbled or never came: redo the step
+        self._reported = -1
         self.retries += 1
         if self.link.failed():
             self._anomaly(READER_SILENT, "the PN532 does not answer")
@@ -221,11 +234,16 @@ class ShoeReader:
         if self.link.ready():
             self._work()
 
-    def poll(self):
+    def poll(self, hold=False):
+        """The next event, or None. With `hold`, a reader only settling (settling()) waits:
+        the controller is drawing the display of the card it just reported."""
         self.polls += 1
         self._looked()
         if self._qn:
             return self._pop()
+        if hold and self._reported >= 0 and \
+                drvtime.ticks_diff(drvtime.ticks_ms(), self._reported) < _HOLD_MS:
+            return None
         self._work()
         if self._qn:
             return self._pop()
@@ -428,6 +446,7 @@ class ShoeReader:
         self._resolve(s, res)
         # the card goes out with this poll; the release's round trip waits for the next one
         self._step = _RELEASING + 16
+        self._reported = drvtime.ticks_ms()
 
     def _resolve(self, s, res):
         uid = self._uid[s * 7:s * 7 + 7]

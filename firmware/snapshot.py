@@ -8,16 +8,17 @@
 # UNDO past it or a new session makes it stale, and the boot replays the whole journal as
 # it would without one. The journal stays the one record; this file only saves time.
 #
-#   b"SNP1", then little-endian u32: journal bytes, events, their CRC-32, the state's
-#   CRC-32; then two bytes the controller keeps of the last event (what UNDO may take back)
-#   and every Engine.state() buffer's bytes in order, its scalars first (the state's CRC
-#   covers all of them)
+#   b"SNP2", then little-endian u32: journal bytes, events, the journal's check (the CRC-32
+#   of those bytes: Journal.mark()), the state's CRC-32, where the journal's store was
+#   (RawJournal: the flash position its check ends at; 0 for files); then two bytes the
+#   controller keeps of the last event (what UNDO may take back) and every Engine.state()
+#   buffer's bytes in order, its scalars first (the state's CRC covers all of them)
 import os
 from array import array
 from binascii import crc32
 
-MAGIC = b"SNP1"
-_HEAD = 4 + 16
+MAGIC = b"SNP2"
+_HEAD = 4 + 20
 _EXTRA = 2
 
 
@@ -54,41 +55,58 @@ class Snapshot:
             raw = bytes(b)
             out[k:k + len(raw)] = raw
             k += len(raw)
-        offset = journal.size
+        offset, where, check = journal.mark()
         _put32(out, 4, offset)
         _put32(out, 8, events)
-        _put32(out, 12, journal.crc(offset))
+        _put32(out, 12, check)
         _put32(out, 16, crc32(memoryview(out)[_HEAD:]))
+        _put32(out, 20, where)
+        self._write(out)
+        self.events = events
+        self.offset = offset
+
+    def _write(self, out):
         try:
             os.stat(self.dir)
         except OSError:
             os.mkdir(self.dir)
         with open(self.path, "wb") as f:
             f.write(out)
-        self.events = events
-        self.offset = offset
+
+    def _stored(self, n):
+        """The stored snapshots' bytes (at least the n a record of this engine takes),
+        newest first: a file holds one."""
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return
+        yield data
 
     def restore(self, engine, journal):
         """Put the snapshot's state into `engine` (fresh from the journal's header) if it
         belongs to this journal; returns the journal offset to replay from (0: none).
         self.extra: the two bytes save() was given."""
         self.events = self.offset = 0
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except OSError:
-            return 0
         bufs = engine.state()
         size = _EXTRA
         for b in bufs:
             size += len(bytes(b))
-        if len(data) != _HEAD + size or data[0:4] != MAGIC:
-            return 0
-        if _u32(data, 16) != crc32(memoryview(data)[_HEAD:]):
-            return 0
+        for data in self._stored(_HEAD + size):
+            if self._fits(data, size, journal):
+                return self._put_back(data, bufs, engine)
+        return 0
+
+    def _fits(self, data, size, journal):
+        if len(data) < _HEAD + size or data[0:4] != MAGIC:
+            return False
+        data = memoryview(data)[:_HEAD + size]
+        if _u32(data, 16) != crc32(data[_HEAD:]):
+            return False
+        return journal.matches(_u32(data, 4), _u32(data, 20), _u32(data, 12))
+
+    def _put_back(self, data, bufs, engine):
         offset = _u32(data, 4)
-        if offset > journal.size or _u32(data, 12) != journal.crc(offset):
-            return 0
         self.extra = data[_HEAD:_HEAD + _EXTRA]
         k = _HEAD + _EXTRA
         for b in bufs:
@@ -103,6 +121,10 @@ class Snapshot:
         self.events = _u32(data, 8)
         self.offset = offset
         return offset
+
+    def erase_step(self):
+        """Flash a new session's snapshots will need, erased ahead: none for a file."""
+        return False
 
     def remove(self):
         try:

@@ -33,13 +33,13 @@ def poll_gaps(seed, storm_ms):
         st = {"last": None, "max": 0, "polls": 0, "next": 0}
         poll = t.reader.poll
 
-        def timed():
+        def timed(hold=False):
             now = w.clock.ns
             if st["last"] is not None:
                 st["max"] = max(st["max"], now - st["last"])
             st["last"] = now
             st["polls"] += 1
-            return poll()
+            return poll(hold)
         t.reader.poll = timed
 
         def storm(now):

@@ -152,6 +152,8 @@ def set_files(run, files, remove=("journal.txt", "journal.tmp", "jtail/lines.txt
         code.append("rm(%r)" % path)
     code.append("for n in (os.listdir('history') if 'history' in os.listdir() else []):\n"
                 " os.remove('history/' + n)")
+    from vpico.table import ERASE_RAW_JOURNAL
+    code.append(ERASE_RAW_JOURNAL)
     for path, text in files.items():
         code.append("f = open(%r, %r)\nf.write(%r)\nf.close()" % (
             path, "wb" if isinstance(text, bytes) else "w", text))
@@ -334,6 +336,7 @@ def boot_probe(flash, head, events, firmware=None):
     alone (every event replayed), then, after the table has had a quiet moment to write its
     snapshot, again (the boot a table left by a pulled plug gets). Returns
     (ms with the snapshot, ms with the journal alone, events, what the boots said)."""
+    from vpico.table import ERASE_RAW_JOURNAL
     k = players_turn_cut(head, events)
     lines = head + events[:k]
     run = R.Pico(flash, firmware=firmware)
@@ -341,7 +344,8 @@ def boot_probe(flash, head, events, firmware=None):
     run.run(lambda r: r.saw("# heap in use after boot"), max_s=30)
     run.exec("import os\nf = open('journal.txt', 'w')\nf.write(%r)\nf.close()\n"
              "for n in ('jtail/lines.txt', 'jsnap/state.bin'):\n"
-             " try:\n  os.remove(n)\n except OSError:\n  pass" % ("\n".join(lines) + "\n"))
+             " try:\n  os.remove(n)\n except OSError:\n  pass\n" % ("\n".join(lines) + "\n")
+             + ERASE_RAW_JOURNAL)
     p.power_cut()
     seats = 0
     for x in lines:

@@ -169,10 +169,11 @@ class CPython(Runner):
     """The firmware (firmware/app.py) on CPython with the simulated board in-process.
     serial_in: the firmware's serial line source (default: lines typed by send())."""
 
-    def __init__(self, flash, driver=None, screens=None, serial_in=None):
+    def __init__(self, flash, driver=None, screens=None, serial_in=None, raw_flash=None):
         super().__init__(driver, screens)
         self.flash = flash.rstrip("/") + "/"
         self.serial_in = serial_in
+        self.raw_flash = raw_flash       # boards/simdev/flash.Flash: the UF2's raw region
         self.table = None
         self._push = None
 
@@ -180,6 +181,7 @@ class CPython(Runner):
         import app
         from boards.simdev.serial import QueueLines
         self.world = self.dworld = w = sim.build(n_displays=9)
+        w.raw_flash = self.raw_flash
         kw = {}
         if self.serial_in is None:
             w.serial = QueueLines()

@@ -400,9 +400,18 @@ def ledger(path):
     return json.loads(buf.getvalue())
 
 
-def journal_text(flash):
+def journal_text(flash, raw_flash=None):
     """The journal as the firmware reads it: journal.txt, then the lines of the tail file
-    jtail/lines.txt when it continues journal.txt (firmware/journal.py)."""
+    jtail/lines.txt when it continues journal.txt (firmware/journal.py), or of the tail in
+    raw_flash (firmware/raw_journal.py, on a copy of it: a boot's recovery writes)."""
+    if raw_flash is not None:
+        import copy
+        from raw_journal import RawJournal
+        j = RawJournal(copy.deepcopy(raw_flash), flash.rstrip("/") + "/")
+        if not os.path.exists(os.path.join(flash, "journal.txt")):
+            return None
+        j.recover()
+        return b"".join(j.lines())
     try:
         with open(os.path.join(flash, "journal.txt"), "rb") as f:
             main = f.read()

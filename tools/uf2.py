@@ -180,6 +180,37 @@ def misaligned_native_code(bdir):
     return sorted(n for n, a in frozen_machine_code(bdir).items() if a % 4)
 
 
+FLASH_BYTES = 2 * 1024 * 1024     # the Pico's and the Pico W's W25Q16JV
+
+
+def storage_bytes(board):
+    """MICROPY_HW_FLASH_STORAGE_BYTES of a board definition here (its filesystem and the
+    journal's raw region below it, boards/uf2/modules/shoe_flash.py)."""
+    with open(os.path.join(BOARD_DEFS, board, "mpconfigboard.h")) as f:
+        m = re.search(r"#define MICROPY_HW_FLASH_STORAGE_BYTES\s+\(([\d\s*+]+)\)", f.read())
+    if m is None:
+        raise BuildError("%s/mpconfigboard.h sets no MICROPY_HW_FLASH_STORAGE_BYTES" % board)
+    return sum(eval_product(t) for t in m.group(1).split("+"))
+
+
+def eval_product(text):
+    n = 1
+    for factor in text.split("*"):
+        n *= int(factor)
+    return n
+
+
+def binary_end(bdir):
+    """Flash offset where a build's image ends (__flash_binary_end)."""
+    out = subprocess.run(["arm-none-eabi-nm", os.path.join(bdir, "firmware.elf")],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        p = line.split()
+        if len(p) == 3 and p[2] == "__flash_binary_end":
+            return int(p[0], 16) - 0x10000000
+    raise BuildError("no __flash_binary_end in %s/firmware.elf" % bdir)
+
+
 def source_version(src):
     text = open(os.path.join(src, "py", "mpconfig.h")).read()
     parts = [re.search(r"#define MICROPY_VERSION_%s \(?(\d+)" % k, text)
@@ -306,6 +337,12 @@ def build_board(board, src, picotool_dir, jobs):
                          "the ARMv6-M emitter's constants need: %s. The MicroPython tree's "
                          "tools/mpy-tool.py must align MP_NATIVE_ARCH_ARMV6M code to 4 bytes "
                          "(make uf2 does so in a tree it unpacks)" % (board, ", ".join(bad)))
+    end, base = binary_end(bdir), FLASH_BYTES - storage_bytes(board)
+    if end > base:
+        raise BuildError("the %s image ends at flash offset %d, over the journal's raw region "
+                         "and the filesystem from %d: make the firmware smaller or "
+                         "MICROPY_HW_FLASH_STORAGE_BYTES in boards/uf2/%s/mpconfigboard.h"
+                         % (board, end, base, board))
     with open(os.path.join(bdir, FROZEN_INPUTS), "w") as f:
         f.write(inputs)
     with open(os.path.join(bdir, CONFIG_INPUTS), "w") as f:
@@ -372,7 +409,7 @@ def _freeze_inputs():
             os.path.join(BOARD_DEFS, b, "manifest.py") for b in BOARDS):
         with open(path) as f:
             parts.append(f.read())
-    for d in ("firmware", "boards"):
+    for d in ("firmware", "boards", os.path.join("boards", "uf2", "modules")):
         parts.append(" ".join(sorted(os.listdir(os.path.join(ROOT, d)))))
     return "\n".join(parts)
 

@@ -12,6 +12,7 @@ from app_support import Bench
 
 import runner as R
 import simtable as S
+from boards.simdev.flash import Flash
 
 
 def engine_state(e):
@@ -19,15 +20,16 @@ def engine_state(e):
             bytes(e.loc))
 
 
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory):
-    """An uninterrupted run; the journal's bytes after each acknowledged event."""
+def _record(tmp_path_factory, raw):
+    """An uninterrupted run; the journal's bytes after each acknowledged event (and the raw
+    flash region's, with `raw`: the shoe's own UF2)."""
     head, events = S.script_session("classic", 3, seed=8, banker=1, deals=2,
                                     options=("stake_max=10",))
     flash = str(tmp_path_factory.mktemp("rec") / "flash")
     settings = S.settings_text("classic", 3, banker=1, options=("stake_max=10",))
     S.fresh_flash(flash, settings)
     d = S.Driver(head, events, seed=7)
+    region = Flash() if raw else None
     snaps = {}
     inner = d.on_output
 
@@ -35,12 +37,24 @@ def recorded(tmp_path_factory):
         inner(line)
         if S.acked_at(line) is not None:
             snaps[d.acked] = flash_files(flash)
+            if raw:
+                snaps[d.acked]["raw"] = bytes(region.data)
     d.on_output = on_output
-    r = R.CPython(flash, d)
+    r = R.CPython(flash, d, raw_flash=region)
     r.boot()
     r.run()
     assert d.done and d.errors == []
-    return head, events, settings, snaps, journal_ledger(flash)
+    return head, events, settings, snaps, journal_ledger(flash, region)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    return _record(tmp_path_factory, False)
+
+
+@pytest.fixture(scope="module")
+def recorded_raw(tmp_path_factory):
+    return _record(tmp_path_factory, True)
 
 
 def flash_files(flash):
@@ -54,29 +68,34 @@ def flash_files(flash):
     return out
 
 
-def journal_ledger(flash):
+def journal_ledger(flash, region=None):
     path = os.path.join(flash, "whole-journal.txt")
     with open(path, "wb") as f:
-        f.write(S.journal_text(flash))
+        f.write(S.journal_text(flash, region))
     return S.ledger(path)
 
 
 def resume(tmp_path, head, events, settings, files):
     flash = str(tmp_path / "cut")
     S.fresh_flash(flash, settings)
+    region = None
     for name, data in files.items():
+        if name == "raw":
+            region = Flash()
+            region.data[:] = data
+            continue
         os.makedirs(os.path.dirname(os.path.join(flash, name)), exist_ok=True)
         with open(os.path.join(flash, name), "wb") as f:
             f.write(data)
     d = S.Driver(head, events, seed=3)
-    r = R.CPython(flash, d)
+    r = R.CPython(flash, d, raw_flash=region)
     t = r.boot().table
     booted = (t.nev, engine_state(t.e), list(d.output))
     r.run()
     assert d.done and d.acked == len(events)
-    lines = S.journal_text(flash).decode().splitlines()
+    lines = S.journal_text(flash, region).decode().splitlines()
     assert lines[len(head):] == events
-    return booted, journal_ledger(flash), d
+    return booted, journal_ledger(flash, region), d
 
 
 def test_recorded_session_is_interesting(recorded):
@@ -89,6 +108,20 @@ def test_recorded_session_is_interesting(recorded):
 
 def test_power_cut_after_every_event_cpython(recorded, tmp_path):
     head, events, settings, snaps, led = recorded
+    for k in range(len(events) + 1):
+        (nev, state, out), got, d = resume(tmp_path, head, events, settings, snaps[k])
+        assert nev == k, k
+        assert state == engine_state(S.shadow(head, events, k)), "state differs after cut %d" % k
+        assert "# resume #%d" % k in out
+        assert got["balances"] == led["balances"] and got["kitty"] == led["kitty"], k
+        assert d.errors == [], (k, d.errors)
+
+
+def test_power_cut_after_every_event_raw_flash(recorded_raw, recorded, tmp_path):
+    # the shoe's own UF2: the tail and the snapshots in the raw flash region
+    head, events, settings, snaps, led = recorded_raw
+    assert led == recorded[4]
+    assert all("jtail/lines.txt" not in x for x in snaps.values())
     for k in range(len(events) + 1):
         (nev, state, out), got, d = resume(tmp_path, head, events, settings, snaps[k])
         assert nev == k, k

@@ -34,13 +34,13 @@ def fast_session(tmp_path, seats, seed, deal_ms, storm_ms=300, think_ms=40, on_v
     gap = {"max": 0, "last": None, "polls": 0}
     poll = t.reader.poll
 
-    def timed_poll():
+    def timed_poll(hold=False):
         now = w.clock.ns
         if gap["last"] is not None:
             gap["max"] = max(gap["max"], now - gap["last"])
         gap["last"] = now
         gap["polls"] += 1
-        return poll()
+        return poll(hold)
     t.reader.poll = timed_poll
     storm = {"next": 0, "count": 0}
 

@@ -156,7 +156,7 @@ def test_session_with_a_power_cut_mid_deal(which, deployed, stock_deployed, tmp_
         run.halt(settle_s=0.2)
         assert any(ln.startswith("# resume #%d" % cut_at) or
                    ln.startswith("# resume #%d" % (cut_at + 1)) for ln in run.lines[n:])
-        journal, err = pico.exec_raw("print(open('journal.txt').read())")
+        journal, err = pico.exec_raw("import session\nsession.print_journal()")
     finally:
         pico.close()
     assert err == ""
@@ -291,7 +291,8 @@ def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
         run.halt(settle_s=0.2)
         journal, err = pico.exec_raw(
             "import os\nh = sorted(os.listdir('history')) if 'history' in os.listdir() "
-            "else []\nprint(open('history/' + h[0] if h else 'journal.txt').read())")
+            "else []\nif h:\n print(open('history/' + h[0]).read())\nelse:\n"
+            " import session\n session.print_journal()")
     finally:
         pico.close()
     assert err == ""

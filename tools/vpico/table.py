@@ -19,6 +19,10 @@ import simtable as S  # noqa: E402
 from vpico.pico import STOCK, Pico, VpicoError  # noqa: E402
 
 PROMPT = b">>> "
+# REPL code that erases the journal's raw flash region on the shoe's own UF2 (its tail and
+# snapshots; nothing on the stock UF2): with journal.txt removed, a fresh Pico
+ERASE_RAW_JOURNAL = ("import board\n_d = board.journal_flash() if hasattr(board, 'journal_flash') "
+                     "else None\nif _d:\n import raw_journal\n raw_journal.erase(_d)\n")
 
 
 def mpremote(pico, *args, wall_timeout=600):
@@ -73,7 +77,8 @@ def fresh_pico(flash, settings=None, firmware=None, board="RPI_PICO"):
         # the shoe's UF2 began a session with the default settings at power-on: a fresh
         # Pico for the caller has none (as after `make deploy --settings` and `new`)
         code += ("import os\nfor n in ('journal.txt', 'jtail/lines.txt', 'jsnap/state.bin'):\n"
-                 " try:\n  os.remove(n)\n except OSError:\n  pass\n")
+                 " try:\n  os.remove(n)\n except OSError:\n  pass\n"
+                 + ERASE_RAW_JOURNAL)
     if settings is not None:
         code += "f = open('settings.txt', 'w'); f.write(%r); f.close()\n" % settings
     out, err = pico.exec_raw(code)

@@ -1,7 +1,9 @@
 // The shoe's firmware for the Raspberry Pi Pico W: the stock RPI_PICO_W board of MicroPython
 // v1.28.0 (ports/rp2/boards/RPI_PICO_W, its settings as they are) with the shoe frozen in.
 #define MICROPY_HW_BOARD_NAME                   "Pontoon shoe " SHOE_VERSION " on Raspberry Pi Pico W"
-#define MICROPY_HW_FLASH_STORAGE_BYTES          (848 * 1024)
+// The stock board's filesystem and, below it, the journal's raw region
+// (../modules/shoe_flash.py: JOURNAL_BYTES); the firmware must end below both
+#define MICROPY_HW_FLASH_STORAGE_BYTES          (848 * 1024 + 96 * 1024)
 
 #define MICROPY_PY_NETWORK 1
 #define MICROPY_PY_NETWORK_HOSTNAME_DEFAULT     "PicoW"

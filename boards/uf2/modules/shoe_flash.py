@@ -1,0 +1,27 @@
+# The flash layout of the shoe's own UF2 (mpconfigboard.h of each board here): the region
+# MicroPython's rp2.Flash() covers begins JOURNAL_BYTES below where the stock firmware's
+# does. Those first bytes are the raw region for the journal's tail and the snapshots
+# (firmware/raw_journal.py), written a page at a time and never erased while a session is
+# played; littlefs is mounted from JOURNAL_BYTES on, where the stock firmware keeps it, so
+# the files of a Pico that ran the stock UF2 are all still there.
+from micropython import const
+
+JOURNAL_BYTES = const(96 * 1024)     # = the boards' MICROPY_HW_FLASH_STORAGE_BYTES extra
+
+
+def journal_device():
+    import rp2
+    return rp2.Flash(start=0, len=JOURNAL_BYTES)
+
+
+def mount():
+    """littlefs at "/", made on first use (what the port's own _boot.py does, moved)."""
+    import rp2
+    import vfs
+    bdev = rp2.Flash(start=JOURNAL_BYTES)
+    try:
+        fs = vfs.VfsLfs2(bdev, progsize=256)
+    except OSError:
+        vfs.VfsLfs2.mkfs(bdev, progsize=256)
+        fs = vfs.VfsLfs2(bdev, progsize=256)
+    vfs.mount(fs, "/")
