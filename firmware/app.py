@@ -175,6 +175,7 @@ class Table:
             self.ui.history = s.archive()
         while s.keep_step():             # the last session's keeping, not done yet
             pass
+        self.reader_unwatched()          # (the table took no cards meanwhile)
         self._new_session()
         return None
 

@@ -3,7 +3,6 @@
 # engine from the journal. What the table shows of it is the controller's business: the
 # session only reports through `say` (the serial line's "#" and "!" lines of its own).
 import engine as E
-from journal import Journal
 from snapshot import Snapshot
 from transcript import Header, ParseError, read_events, strip
 
@@ -16,6 +15,7 @@ class Session:
     def __init__(self, root, say=None, flash=None):
         self.say = say                   # a line for the serial line (the table's narrator)
         if flash is None:
+            from journal import Journal
             self.journal = Journal(root)
             self.snap = Snapshot(root)
         else:                            # the board's raw flash region (raw_journal.py)

@@ -118,8 +118,7 @@ class ShoeReader:
         self.polls = 0
         self.max_gap_ms = 0                      # longest time between two polls
         self._polled = -1                        # ticks_ms of the last poll (-1: none yet)
-        self._reported = -1                      # ticks_ms of a card reported, until the
-        #                                          listing after its release (-1: none)
+        self._reported = -1                      # ticks_ms of a reported card (-1: none)
         self.retries = 0
         self.timeouts = 0
         self.cards = 0
@@ -154,8 +153,7 @@ class ShoeReader:
         self._has_last = False
 
     def unwatched(self):
-        """Until the next poll the reader is not watched for cards (the table takes none):
-        the time until then is not a gap (max_gap_ms)."""
+        """Not watched till the next poll (the table takes no cards): no gap (max_gap_ms)."""
         self._polled = -1
 
     def ignore_field(self):
@@ -198,8 +196,7 @@ class ShoeReader:
 
     # --- bus steps
     def _send(self, cmd, params, step):
-        if step != _RELEASING:
-            self._reported = -1
+        self._reported = self._reported if step == _RELEASING else -1   # (its listing next)
         self._step = step
         self._quiet = 0
         self._alive = 0
@@ -209,7 +206,6 @@ class ShoeReader:
 
     def _failed(self):
         # a command got no ACK, a response was garbled or never came: redo the step
-        self._reported = -1
         self.retries += 1
         if self.link.failed():
             self._anomaly(READER_SILENT, "the PN532 does not answer")
@@ -235,8 +231,7 @@ class ShoeReader:
             self._work()
 
     def poll(self, hold=False):
-        """The next event, or None. With `hold`, a reader only settling (settling()) waits:
-        the controller is drawing the display of the card it just reported."""
+        """The next event or None; `hold`: a card's release waits (its display goes first)."""
         self.polls += 1
         self._looked()
         if self._qn:

@@ -22,7 +22,7 @@ PROMPT = b">>> "
 # REPL code that erases the journal's raw flash region on the shoe's own UF2 (its tail and
 # snapshots; nothing on the stock UF2): with journal.txt removed, a fresh Pico
 ERASE_RAW_JOURNAL = ("import board\n_d = board.journal_flash() if hasattr(board, 'journal_flash') "
-                     "else None\nif _d:\n import raw_journal\n raw_journal.erase(_d)\n")
+                     "else None\nif _d:\n import raw_recover\n raw_recover.erase(_d)\n")
 
 
 def mpremote(pico, *args, wall_timeout=600):
