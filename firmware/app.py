@@ -82,6 +82,7 @@ class Table:
         self.controls = Controls(self)
         self.console = Console(self)
         self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
+        self.collect_first = False       # a collection before a finished session's keeping
 
     # what the web part and the host's tools read
     @property
@@ -238,8 +239,8 @@ class Table:
         return None
 
     def _session_over(self):
-        collect()                        # what the archive keeps goes low in the heap
-        ui = self.ui
+        self.collect_first = True        # before the keeping: what it keeps goes low in the
+        ui = self.ui                     # heap (a pass of its own, after the displays)
         ui.over = True
         ui.history = self.session.end()  # kept by keep_step(), once the displays are drawn
         self.narrator.session_over(ui.history)
@@ -254,6 +255,9 @@ class Table:
         sc = self.screens
         sc.all_dirty()
         sc.first = prio
+        e = self.session.e               # then the display of whoever acts now: the others
+        seat = V.acting_seat(e) if e is not None else -1    # are often as they were
+        sc.second = seat - 1 if seat > 0 else BANKER_DISPLAY
         self.narrator.prompt()
 
     def refuse(self, text, seat=0):
@@ -336,7 +340,11 @@ class Table:
             h.busy(now)
         sc = self.screens
         if not busy and sc.first < 0 and not self.tags_busy() and self.session.keeping:
-            self.session.keep_step()     # the table takes no cards: the reader not watched
+            if self.collect_first:
+                self.collect_first = False
+                collect()
+            else:
+                self.session.keep_step()     # the table takes no cards: the reader not watched
             self.reader_unwatched()
             busy = True
         elif not busy and sc.first < 0 and not self.tags_busy() and h.fold_due():

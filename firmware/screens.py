@@ -27,6 +27,7 @@ class Screens:
         self.hashes = array("i", [0] * 9)   # what each display shows (0: unknown)
         self.dirty = 0                   # bit i: display i may have changed
         self.first = -1                  # the display to draw before the others
+        self.second = -1                 # and the one after it (whose turn it is now)
         self.gen = 0                     # bumped whenever what a display shows may change
         self.held = -1                   # the display whose lines are in buf, built at
         self.held_gen = 0                # held_gen, with this highlight and hash
@@ -106,9 +107,12 @@ class Screens:
             return False
         i = self.first
         if i < 0 or not d & (1 << i):
-            i = 0
-            while not d & (1 << i):
-                i += 1
+            i = self.second
+            self.second = -1
+            if i < 0 or not d & (1 << i):
+                i = 0
+                while not d & (1 << i):
+                    i += 1
         self.first = -1
         self.dirty &= ~(1 << i)
         if i == self.held and self.gen == self.held_gen:

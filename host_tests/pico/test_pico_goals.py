@@ -51,19 +51,17 @@ NOT_MET = pytest.mark.xfail(strict=True, reason="issue 21: not met yet")
 
 
 @NOT_MET
-def test_every_card_reaches_its_seat_display_within_a_blink(measured):
+def test_cards_reach_their_seat_displays_within_a_blink_on_average(measured):
     c = measured["cards"]
     assert sum(c) / len(c) <= B.GOALS["card_avg"]
-    assert B.percentile(c, 0.95) <= B.GOALS["card_p95"]
-    assert max(c) <= B.GOALS["card_max"]
 
 
-def test_every_card_reaches_its_seat_display(measured):
+def test_every_card_reaches_its_seat_display_within_a_blink(measured):
     c = measured["cards"]
     assert len(c) >= 100, c
+    assert B.percentile(c, 0.95) <= B.GOALS["card_p95"], c
+    assert max(c) <= B.GOALS["card_max"], c
     assert sum(c) / len(c) <= PICO_CARD_AVG, c
-    assert B.percentile(c, 0.95) <= PICO_CARD_P95, c
-    assert max(c) <= PICO_CARD_MAX, c
 
 
 @NOT_MET
@@ -77,13 +75,10 @@ def test_a_button_release_shows_on_its_display(measured):
     assert max(b) <= PICO_BUTTON_MAX, b
 
 
-@NOT_MET
 def test_the_reader_is_never_left_longer_than_a_card_is_in_the_field(measured):
-    assert 0 <= measured["poll_gap_ms"] <= B.GOALS["reader_gap"]
-
-
-def test_the_reader_is_polled(measured):
-    assert 0 <= measured["poll_gap_ms"] <= PICO_READER_GAP, measured["poll_gap_ms"]
+    # while the table takes cards: a finished session is kept (flash erases) while it
+    # refuses them (firmware/app.py reader_unwatched)
+    assert 0 <= measured["poll_gap_ms"] <= B.GOALS["reader_gap"], measured["poll_gap_ms"]
 
 
 def test_engine_applies_every_event_within_a_millisecond(measured):
@@ -95,12 +90,13 @@ def test_engine_applies_every_event_without_allocating(measured):
     assert measured["engine_allocs"] == 0
 
 
-def test_the_journal_costs_no_block_copy_per_event(measured):
-    # the inline tail: a flash erase about once in six events, not one per event (the
-    # littlefs append was 78 erases per 100 flushed events); snapshots included
+def test_the_journal_costs_no_erase_while_a_session_is_played(measured):
+    # the raw tail: two page programs an event, snapshots page programs too; the erases are
+    # a finished session's keeping (its tail's and its snapshots' sectors), a few a session
+    # (the littlefs tail erased once in six events, the littlefs append 78 in 100)
     assert measured["events"] >= 900
-    assert measured["erases"] * 4 <= measured["events"], (measured["erases"],
-                                                          measured["events"])
+    assert measured["erases"] <= 4 * SESSIONS, measured["erases"]
+    assert measured["programs"] <= 3 * measured["events"], measured["programs"]
 
 
 def test_the_scripted_sessions_were_played_to_their_end(measured):
@@ -115,10 +111,7 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
     assert not any("exception in IRQ" in x or "MemoryError" in x for x in lines)
 
 
-# Today's figures held (issue 21's goals are 30 / 50 / 80 ms a card, 50 ms a button, 40 ms
-# without a poll).
-PICO_CARD_AVG = 45.0
-PICO_CARD_P95 = 90.0
-PICO_CARD_MAX = 115.0
-PICO_BUTTON_MAX = 140.0
-PICO_READER_GAP = 200
+# Today's figures held where a goal is not met (issue 21's goals: 30 ms a card on average,
+# 50 ms a button).
+PICO_CARD_AVG = 38.0
+PICO_BUTTON_MAX = 85.0
