@@ -242,7 +242,7 @@ class Table:
         self.collect_first = True        # before the keeping: what it keeps goes low in the
         ui = self.ui                     # heap (a pass of its own, after the displays)
         ui.over = True
-        ui.history = self.session.end()  # kept by keep_step(), once the displays are drawn
+        ui.history = self.session.end()  # kept by keep_step(), once every display is drawn
         self.narrator.session_over(ui.history)
         self.screens.all_dirty()
 
@@ -339,7 +339,7 @@ class Table:
         if busy:
             h.busy(now)
         sc = self.screens
-        if not busy and sc.first < 0 and not self.tags_busy() and self.session.keeping:
+        if not busy and not sc.dirty and not self.tags_busy() and self.session.keeping:
             if self.collect_first:
                 self.collect_first = False
                 collect()
