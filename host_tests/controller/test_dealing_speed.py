@@ -94,6 +94,8 @@ def test_the_next_card_enters_while_the_last_is_still_leaving(tmp_path):
     head, events, flash, driver, screens, runner, _ = fast_session(
         tmp_path, 8, 2, deal_ms=25, think_ms=0)
     assert driver.done and driver.errors == [] and driver.retries == 0
+    # the finished session is kept once every display shows its end (Session.keep_step)
+    assert runner.run(until=lambda r: not r.table.session.keeping, max_ms=600_000)
     with open(S.history_files(flash)[0]) as f:
         assert [ln.rstrip("\n") for ln in f][len(head):] == events
     want, _ = expected_ledger(head, events)
