@@ -60,7 +60,7 @@ _NDEF_CAP = const(64)    # bytes of user memory we are willing to read for a car
 _PASSIVE_RETRIES = const(0xFF)
 # poll(hold=True) keeps the release after a reported card waiting this long at most (the
 # card's own display goes first; a next card is then found by a listing that starts later)
-_HOLD_MS = const(10)
+_HOLD_MS = const(20)
 _EMPTY_MS = const(15)     # > a listing of two tags: 2 + 0.5 + 2 x 4.5 ms in the models
 
 TWO_TAGS = "two-tags"
