@@ -77,14 +77,7 @@ class Journal(JournalFiles):
         """The journal's lines from byte `start` (a line's beginning), one at a time (close()
         it when done)."""
         if start < self.base:
-            f = open(self.path, "rb")
-            try:
-                if start:
-                    f.seek(start)
-                for raw in f:
-                    yield raw
-            finally:
-                f.close()
+            yield from self.main_lines(start)
         body = self.body
         n = self.nbody
         i = start - self.base if start > self.base else 0

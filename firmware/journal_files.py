@@ -44,6 +44,17 @@ class JournalFiles:
         self.dropped = 0           # bytes of torn tail cut off by recover()
         self.stale = False         # the tail file's lines are all in journal.txt already
 
+    def main_lines(self, start):
+        """journal.txt's lines from byte `start` (a line's beginning)."""
+        f = open(self.path, "rb")
+        try:
+            if start:
+                f.seek(start)
+            for raw in f:
+                yield raw
+        finally:
+            f.close()
+
     def exists(self):
         return _exists(self.path)
 

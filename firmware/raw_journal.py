@@ -137,14 +137,7 @@ class RawJournal(JournalFiles):
     # ------------------------------------------------------------------ reading
     def lines(self, start=0):
         if start < self.base:
-            f = open(self.path, "rb")
-            try:
-                if start:
-                    f.seek(start)
-                for raw in f:
-                    yield raw
-            finally:
-                f.close()
+            yield from self.main_lines(start)
         off = self.base
         for _, rec in self.records():
             if rec[0] == _DOLLAR:
