@@ -118,6 +118,7 @@ class Table:
         else:
             self.say("# resume #%d" % s.nev)
             self.after_event(-1)
+        self.narrator.tell()
         # every display drawn before the reader starts (the PN532 driver's reset sleeps
         # 0.2 s): the table is seen sooner, and no card could be read before anyway (the
         # prompt is out already: after_event said it)
@@ -188,7 +189,12 @@ class Table:
 
     # ------------------------------------------------------------------ events
     def event(self, ev, seat=0, amount=0, card=0, src=SRC_SERIAL):
-        """Apply, journal, answer. None when accepted, else the reason."""
+        """Apply, journal, answer. None when accepted, else the reason. The narration
+        after the answer (a deal's end, the prompt) waits until the display the event
+        concerns is drawn (Narrator.tell): a card's or a press's display goes out sooner."""
+        nr = self.narrator
+        if nr.due:
+            nr.tell()                    # the last event's lines: of the state before this
         ui = self.ui
         if ui.fatal:
             return "the table is stopped: " + ui.fatal
@@ -216,7 +222,7 @@ class Table:
         if self.web is not None:
             self.web.on_event(ev, slot, up, card)
         if ev == E.EV_CARD:
-            text = self.narrator.card_text(card, ph, slot, target, up)
+            text = nr.card_text(card, ph, slot, target, up)
             if src == SRC_BUTTON:        # entered by hand: the audit trail says so
                 if "(face down)" in text:
                     text = text.replace("(face down)", "(face down, by hand)")
@@ -226,7 +232,7 @@ class Table:
             text = event_text(ev, seat, amount, card)
         self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % s.nev + text)
         if e.deals_ended != ended:
-            self.narrator.deal_over()
+            nr.deal_over_later()
             self.house.heap_due = True
         prio = -1
         if ev == E.EV_CARD:
@@ -243,7 +249,7 @@ class Table:
         ui = self.ui                     # heap (a pass of its own, after the displays)
         ui.over = True
         ui.history = self.session.end()  # kept by keep_step(), once every display is drawn
-        self.narrator.session_over(ui.history)
+        self.narrator.over(ui.history)
         self.screens.all_dirty()
 
     def after_event(self, prio):
@@ -258,10 +264,11 @@ class Table:
         e = self.session.e               # then the display of whoever acts now: the others
         seat = V.acting_seat(e) if e is not None else -1    # are often as they were
         sc.second = seat - 1 if seat > 0 else BANKER_DISPLAY
-        self.narrator.prompt()
+        self.narrator.prompt_later()
 
     def refuse(self, text, seat=0):
         """A refusal that is not an answer to a serial line: displays and '!' line."""
+        self.narrator.tell()             # what is due is of the state before the refusal
         self.ui.msg = text
         self.ui.msg_seat = seat
         self.msg_at = drvtime.ticks_ms()
@@ -269,6 +276,7 @@ class Table:
         self.screens.all_dirty()
 
     def undo(self):
+        self.narrator.tell()
         why = self.session.undo(self.ui.over)
         if why is None:
             self.after_event(-1)
@@ -319,6 +327,7 @@ class Table:
             if b == CHORD:
                 self.refuse("two buttons at once: none taken, press one at a time")
             else:
+                self.narrator.tell()     # (a press may change what the prompt says)
                 self.controls.press(b)
         if self.lines_in is not None:
             line = self.lines_in.poll()
@@ -331,6 +340,7 @@ class Table:
                     self.stop = True
                     self.say("# stopped from the serial line (Ctrl-C)")
                 else:
+                    self.narrator.tell()
                     self.console.line(line)
         if self.ui.msg and now - self.msg_at > MSG_MS:
             self.ui.msg = ""
@@ -355,6 +365,8 @@ class Table:
             busy = True
         elif not (busy or sc.dirty or self.tags_busy()):
             h.idle()
+        if self.narrator.due:
+            self.narrator.tell()         # the event's lines, its display drawn
         self.loops += 1
         return busy
 

@@ -108,6 +108,11 @@ class Buttons:
                 self.since[i] = prev
         return ev
 
+    def pending(self):
+        """True: the loop's passes are these buttons' samples, so it goes round between two
+        display pages (a press must not pass unseen while a display is drawn)."""
+        return True
+
     def any_down(self):
         for i in range(self.n):
             if self.state[i] == 0:
@@ -183,6 +188,10 @@ class SampledButtons:
         ev = self.q[self.head & 15]
         self.head = (self.head + 1) & 31
         return ev
+
+    def pending(self):
+        """A press waits in the queue (the timer samples the pins meanwhile)."""
+        return self.head != self.tail
 
     def any_down(self):
         return self.b.any_down()

@@ -1,6 +1,10 @@
 # The serial line's narration: what an accepted card or deal's end says, the prompt
 # whenever it changes, the status line. A card is named only when it is face up (the cut,
 # a twist, the banker's own turn): the serial line may be read by anyone at the table.
+# An event's answer line is said at once; what follows it (a deal's end, the prompt, the
+# session's end) waits for tell(): the table says it once the display the event concerns
+# is drawn, and before anything else is said or the state it tells of changes (the next
+# event, a press, a command, a refusal).
 import engine as E
 import views as V
 from cards import card_name
@@ -12,9 +16,41 @@ class Narrator:
         self.session = session
         self.ui = ui
         self.last_prompt = ""
+        self.due = False                 # something waits for tell()
+        self.deal_due = False            # a deal's end, to be said
+        self.prompt_due = False
+        self.history = None              # the session is over, kept as this
 
     def say(self, text):
+        if self.due:
+            self.tell()                  # what waits goes first: the lines keep their order
         self.out.write(text + "\n")
+
+    def deal_over_later(self):
+        self.deal_due = True
+        self.due = True
+
+    def prompt_later(self):
+        self.prompt_due = True
+        self.due = True
+
+    def over(self, history):
+        self.history = history
+        self.due = True
+
+    def tell(self):
+        """Say what waits: a deal's end, the prompt, the session's end."""
+        self.due = False
+        if self.deal_due:
+            self.deal_due = False
+            self.deal_over()
+        if self.prompt_due:
+            self.prompt_due = False
+            self.prompt()
+        h = self.history
+        if h is not None:
+            self.history = None
+            self.session_over(h)
 
     def card_text(self, card, ph, slot, seat, up):
         """The line of a card taken: slot and seat (Engine.card_seat) as they were before

@@ -1,7 +1,7 @@
 # Which display to draw next, and its lines: a display is marked dirty when what it shows
 # may have changed; redraw_one() builds one dirty display's lines (the priority one first),
-# skips it when they hash as before, and sends it a page a pass so that a card is read
-# between pages. The views (views.py) make the lines; seat_displays.py puts them on glass.
+# skips it when they hash as before, and sends its pages with a look at the reader between
+# two (the loop goes round first when a card or a press waits). The views (views.py) make the lines; seat_displays.py puts them on glass.
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -27,6 +27,7 @@ class Screens:
         self.hashes = array("i", [0] * 9)   # what each display shows (0: unknown)
         self.dirty = 0                   # bit i: display i may have changed
         self.first = -1                  # the display to draw before the others
+        self.drawing_first = False       # the display being drawn is that one
         self.second = -1                 # and the one after it (whose turn it is now)
         self.gen = 0                     # bumped whenever what a display shows may change
         self.held = -1                   # the display whose lines are in buf, built at
@@ -83,10 +84,17 @@ class Screens:
         return hl
 
     def _after_page(self):
-        """A display page went out: the reader gets a look, then the loop goes round (the
-        rest of the display follows without building its lines again)."""
-        self.t.service()
-        return True
+        """A display page went out: the reader gets a look. True when the loop should go
+        round before the next page (the rest of the display follows without building its
+        lines again): a card is being read or waits to be taken (unless this display is
+        the card's own, on the reader's way back to listening while its release waits:
+        ShoeReader.poll's hold), or a press waits."""
+        t = self.t
+        t.service()
+        r = t.reader
+        if r.urgent() and not (self.drawing_first and r.settling() and r.holding()):
+            return True
+        return t.btn.pending()
 
     def redraw_one(self):
         """Redraw one dirty display (the priority one first). True if one was looked at."""
@@ -113,6 +121,7 @@ class Screens:
                 i = 0
                 while not d & (1 << i):
                     i += 1
+        self.drawing_first = i == self.first
         self.first = -1
         self.dirty &= ~(1 << i)
         if i == self.held and self.gen == self.held_gen:

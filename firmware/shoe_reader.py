@@ -194,6 +194,11 @@ class ShoeReader:
         return not self._qn and not self.link.full and (
             step == _RELEASING or step == _RELEASING + 16)
 
+    def holding(self):
+        """True while poll(hold=True) would keep a reported card's release waiting."""
+        return self._reported >= 0 and \
+            drvtime.ticks_diff(drvtime.ticks_ms(), self._reported) < _HOLD_MS
+
     # --- bus steps
     def _send(self, cmd, params, step):
         self._reported = self._reported if step == _RELEASING else -1   # (its listing next)
@@ -236,8 +241,7 @@ class ShoeReader:
         self._looked()
         if self._qn:
             return self._pop()
-        if hold and self._reported >= 0 and \
-                drvtime.ticks_diff(drvtime.ticks_ms(), self._reported) < _HOLD_MS:
+        if hold and self.holding():
             return None
         self._work()
         if self._qn:

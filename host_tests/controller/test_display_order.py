@@ -61,3 +61,54 @@ def test_an_interrupted_display_is_not_built_again_for_each_page(bench):
         passes += 1
     assert passes >= 8                           # a page a pass (the loop went round)
     assert calls == [2]                          # but its lines were built once
+
+
+def sampled(t):
+    """The Pico's buttons: sampled by a timer (here one that never fires), so a display's
+    pages need not wait for the loop's passes to poll them."""
+    from buttons import SampledButtons
+    t.btn = SampledButtons(t.btn, lambda period_ms, cb: None, ticks=lambda: 0,
+                           diff=lambda a, b: a - b)
+    return t.btn
+
+
+def redraw_whole(t, i):
+    """Display i forgets what it shows; the passes until it is drawn again, and the reader's
+    looks meanwhile."""
+    looks = []
+    service = t.service
+    t.service = lambda: (looks.append(1), service())
+    t.screens.disp.redraw(i)
+    t.screens.hashes[i] = 0
+    t.screens.mark(i)
+    passes = 0
+    while t.screens.dirty and passes < 50:
+        t.screens.redraw_one()
+        passes += 1
+    return passes, len(looks)
+
+
+def test_with_nothing_waiting_a_display_goes_out_in_one_pass(bench):
+    t = bench.t
+    sampled(t)
+    passes, looks = redraw_whole(t, 2)
+    assert passes == 1                           # all 8 pages in one show()
+    assert looks >= 8                            # the reader had a look after each page
+    assert t.screens.disp.last_pages == 8
+
+
+def test_a_waiting_press_or_card_sends_the_loop_round_between_pages(bench):
+    t = bench.t
+    btn = sampled(t)
+    btn._put(3)                                  # a press waits to be taken
+    passes, _ = redraw_whole(t, 2)
+    assert passes >= 8                           # a page a pass: the loop takes it first
+    assert btn.poll() == 3
+    urgent = t.reader.urgent
+    t.reader.urgent = lambda: True               # a card is being read
+    passes, _ = redraw_whole(t, 3)
+    assert passes >= 8
+    t.reader.urgent = urgent
+    bench.settle(5)                              # the loop takes what the reader found
+    passes, _ = redraw_whole(t, 4)
+    assert passes == 1
