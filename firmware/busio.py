@@ -41,6 +41,11 @@ class I2C:
         else:
             self._i2c.writeto(address, memoryview(buffer)[start:end])
 
+    def writevto(self, address, vector):
+        """The buffers of `vector` in one write: one address, one start, one stop (an
+        extension to busio, which machine.I2C and the simulated buses have)."""
+        self._i2c.writevto(address, vector)
+
     def readfrom_into(self, address, buffer, *, start=0, end=None):
         if end is None:
             end = len(buffer)

@@ -148,7 +148,11 @@ class SeatDisplays:
         # What each panel shows: one byte per character cell, 0 = not known.
         self._text = bytearray(self.n * self.pages * self.cols)
         self._hl = bytearray(self.n)
-        self._cmd = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")   # columns a..b, pages a..b
+        # columns a..b, pages a..b: each command byte after a control byte 0x80 (Co = 1: one
+        # command, then another control byte), so that the page's data follow in the same
+        # write (one transfer a page, not two: 0.3 ms less a page on a Pico)
+        self._cmd = bytearray(b"\x80\x21\x80\x00\x80\x7f\x80\x22\x80\x00\x80\x07")
+        self._vec = [self._cmd, None]    # the command, then a view of the data
         self.bytes_sent = 0          # payload + address bytes pushed by show()
         self.last_bytes = 0
         self.last_pages = 0
@@ -158,6 +162,7 @@ class SeatDisplays:
         drv = SSD1306_I2C(width, height, rec, addr=targets[0][1])
         self._init_cmds = bytes(rec.cmds)
         self._buf = drv.buffer           # the one frame buffer, the driver's own
+        self._view = memoryview(self._buf)
         # with this project's font the driver is done once it has given its commands and
         # its buffer (the instance and its framebuf are heap); its 8x8 text needs it
         self._drv = drv if font is None else None
@@ -202,26 +207,28 @@ class SeatDisplays:
 
     def _push(self, dev, p, q, c0, c1):
         """Send columns c0..c1 of pages p..q (whole pages when q > p) from the shared
-        buffer: in horizontal addressing mode that range is one contiguous write."""
+        buffer, in one write: the address commands, then the data (in horizontal
+        addressing mode that range is one contiguous span)."""
         cmd = self._cmd
-        cmd[2] = c0
-        cmd[3] = c1
-        cmd[5] = p
-        cmd[6] = q
-        with dev:
-            dev.write(cmd)
+        cmd[3] = c0
+        cmd[5] = c1
+        cmd[9] = p
+        cmd[11] = q
         buf = self._buf
         w = self.width
         i0 = w * p + c0                  # the byte before the span carries the 0x40 control
         end = 1 + w * q + c1 + 1
         keep = buf[i0]
         buf[i0] = 0x40
+        vec = self._vec
+        vec[1] = self._view[i0:end]
         try:
             with dev:
-                dev.write(buf, start=i0, end=end)
+                dev.i2c.writevto(dev.device_address, vec)
         finally:
             buf[i0] = keep
-        self.last_bytes += len(cmd) + 1 + (end - i0) + 1
+            vec[1] = None
+        self.last_bytes += len(cmd) + 1 + (end - i0)
 
     def show(self, i, lines, highlight=-1, stop=None):
         """Show up to `pages` lines on display i (line `highlight` inverted). Returns the

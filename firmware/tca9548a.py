@@ -64,6 +64,9 @@ class Channel:
     def writeto(self, address, buffer, *, start=0, end=None):
         self.mux.i2c.writeto(address, buffer, start=start, end=end)
 
+    def writevto(self, address, vector):
+        self.mux.i2c.writevto(address, vector)
+
     def readfrom_into(self, address, buffer, *, start=0, end=None):
         self.mux.i2c.readfrom_into(address, buffer, start=start, end=end)
 

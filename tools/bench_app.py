@@ -47,7 +47,7 @@ def measure(seats, seed):
 
                     def wrap(bus, data, orig=disp.write, i=i):
                         orig(bus, data)
-                        if data and data[0] == 0x40:
+                        if disp.carries_data(data):
                             writes[i].append(w.clock.ms())
                     disp.write = wrap
             pn = w.pn532.stats.wire_bytes()

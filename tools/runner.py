@@ -285,7 +285,7 @@ class VM(Runner):
 
                 def wrap(bus, data, orig=disp.write, writes=writes):
                     orig(bus, data)
-                    if data and data[0] == 0x40:
+                    if disp.carries_data(data):
                         writes.append(w.clock.ns)
                 disp.write = wrap
         self._attach(self.bridge.push_line)
@@ -509,7 +509,7 @@ class Pico(Runner):
 
             def wrap(bus, data, orig=disp.write, writes=writes):
                 orig(bus, data)
-                if data and data[0] == 0x40:
+                if disp.carries_data(data):
                     writes.append(w.clock.ns)
             disp.write = wrap
         self.dworld = _DriverWorld(self)

@@ -36,6 +36,20 @@ class RemoteBus:
             raise OSError(EIO)
         return len(buf)
 
+    def writevto(self, addr, vector, stop=True):
+        """The buffers of `vector` in one write (machine.I2C.writevto)."""
+        w = sys.stdout.write
+        w("\x01W %02x " % addr)
+        n = 0
+        for buf in vector:
+            mv = memoryview(buf)
+            for i in range(0, len(buf), 32):
+                w(hexlify(mv[i:i + 32]))
+            n += len(buf)
+        if _ask("") != "K":
+            raise OSError(EIO)
+        return n
+
     def readfrom_into(self, addr, buf, stop=True):
         r = _ask("R %02x %d" % (addr, len(buf)))
         if r[0] != "K":

@@ -58,6 +58,18 @@ class SSD1306:
             raise ProtocolError("SSD1306: " + text)
 
     # --- bus side
+    @staticmethod
+    def carries_data(data):
+        """True when a write sends display data (control bytes walked as write() does):
+        the moment a panel changes, for the tools that time it."""
+        i = 0
+        n = len(data)
+        while i < n and data[i] & 0x80:          # Co = 1: one byte after each
+            if data[i] & 0x40:
+                return True
+            i += 2
+        return i < n and bool(data[i] & 0x40)
+
     def ack(self, bus):
         return self.alive
 
