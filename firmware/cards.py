@@ -39,8 +39,18 @@ def parse_card(text):
     return r * 4 + s
 
 
+# every card's name, by code: a constant tuple of constant strings, which a frozen build
+# keeps in flash (no heap, no string made per call: the views name cards at every event)
+_NAMES = (
+    "AC", "AD", "AH", "AS", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D",
+    "4H", "4S", "5C", "5D", "5H", "5S", "6C", "6D", "6H", "6S", "7C", "7D", "7H", "7S",
+    "8C", "8D", "8H", "8S", "9C", "9D", "9H", "9S", "TC", "TD", "TH", "TS", "JC", "JD",
+    "JH", "JS", "QC", "QD", "QH", "QS", "KC", "KD", "KH", "KS",
+)
+
+
 def card_name(card):
-    return RANK_CHARS[card >> 2] + SUIT_CHARS[card & 3]
+    return _NAMES[card]
 
 
 def cut_rank(card):

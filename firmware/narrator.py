@@ -9,6 +9,18 @@ import engine as E
 import views as V
 from cards import card_name
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_DEAL = const(1)
+_PROMPT = const(2)
+_OVER = const(4)
+
 
 class Narrator:
     def __init__(self, out, session, ui):
@@ -16,10 +28,8 @@ class Narrator:
         self.session = session
         self.ui = ui
         self.last_prompt = ""
-        self.due = False                 # something waits for tell()
-        self.deal_due = False            # a deal's end, to be said
-        self.prompt_due = False
-        self.history = None              # the session is over, kept as this
+        self.due = 0                     # what waits for tell(): _DEAL | _PROMPT | _OVER
+        self.history = ""                # (_OVER) the finished session, kept as this
 
     def say(self, text):
         if self.due:
@@ -27,30 +37,25 @@ class Narrator:
         self.out.write(text + "\n")
 
     def deal_over_later(self):
-        self.deal_due = True
-        self.due = True
+        self.due |= _DEAL
 
     def prompt_later(self):
-        self.prompt_due = True
-        self.due = True
+        self.due |= _PROMPT
 
     def over(self, history):
         self.history = history
-        self.due = True
+        self.due |= _OVER
 
     def tell(self):
         """Say what waits: a deal's end, the prompt, the session's end."""
-        self.due = False
-        if self.deal_due:
-            self.deal_due = False
+        due = self.due
+        self.due = 0
+        if due & _DEAL:
             self.deal_over()
-        if self.prompt_due:
-            self.prompt_due = False
+        if due & _PROMPT:
             self.prompt()
-        h = self.history
-        if h is not None:
-            self.history = None
-            self.session_over(h)
+        if due & _OVER:
+            self.session_over(self.history)
 
     def card_text(self, card, ph, slot, seat, up):
         """The line of a card taken: slot and seat (Engine.card_seat) as they were before

@@ -152,7 +152,6 @@ class SeatDisplays:
         # command, then another control byte), so that the page's data follow in the same
         # write (one transfer a page, not two: 0.3 ms less a page on a Pico)
         self._cmd = bytearray(b"\x80\x21\x80\x00\x80\x7f\x80\x22\x80\x00\x80\x07")
-        self._vec = [self._cmd, None]    # the command, then a view of the data
         self.bytes_sent = 0          # payload + address bytes pushed by show()
         self.last_bytes = 0
         self.last_pages = 0
@@ -162,7 +161,6 @@ class SeatDisplays:
         drv = SSD1306_I2C(width, height, rec, addr=targets[0][1])
         self._init_cmds = bytes(rec.cmds)
         self._buf = drv.buffer           # the one frame buffer, the driver's own
-        self._view = memoryview(self._buf)
         # with this project's font the driver is done once it has given its commands and
         # its buffer (the instance and its framebuf are heap); its 8x8 text needs it
         self._drv = drv if font is None else None
@@ -220,14 +218,11 @@ class SeatDisplays:
         end = 1 + w * q + c1 + 1
         keep = buf[i0]
         buf[i0] = 0x40
-        vec = self._vec
-        vec[1] = self._view[i0:end]
-        try:
+        try:                             # (a view and a pair a page: garbage, not heap kept)
             with dev:
-                dev.i2c.writevto(dev.device_address, vec)
+                dev.i2c.writevto(dev.device_address, (cmd, memoryview(buf)[i0:end]))
         finally:
             buf[i0] = keep
-            vec[1] = None
         self.last_bytes += len(cmd) + 1 + (end - i0)
 
     def show(self, i, lines, highlight=-1, stop=None):

@@ -187,16 +187,12 @@ class ShoeReader:
         return self._state[0] == _PENDING or self._state[1] == _PENDING
 
     def settling(self):
-        """True while the reader is only on its way back to listening after a card it
-        reported (its target's release): the card's own display may go first, as a card
-        entering now is found by the listing that follows the release."""
+        """True while the reader is on its way back to listening after a card it reported,
+        its release held back (poll(hold), _HOLD_MS at most): the card's own display may go
+        first, as a card entering now is found by the listing that follows."""
         step = self._step
-        return not self._qn and not self.link.full and (
-            step == _RELEASING or step == _RELEASING + 16)
-
-    def holding(self):
-        """True while poll(hold=True) would keep a reported card's release waiting."""
-        return self._reported >= 0 and \
+        return not self._qn and not self.link.full and self._reported >= 0 and (
+            step == _RELEASING or step == _RELEASING + 16) and \
             drvtime.ticks_diff(drvtime.ticks_ms(), self._reported) < _HOLD_MS
 
     # --- bus steps
@@ -241,7 +237,7 @@ class ShoeReader:
         self._looked()
         if self._qn:
             return self._pop()
-        if hold and self.holding():
+        if hold and self.settling():
             return None
         self._work()
         if self._qn:

@@ -70,11 +70,11 @@ def signed(n):
 
 
 def right(left, tail):
-    """left, then tail flush right on a 21-character line."""
-    pad = _COLS - len(left) - len(tail)
-    if pad < 1:
-        pad = 1
-    return left + " " * pad + tail
+    """left, then tail flush right on a 21-character line (one string made)."""
+    w = _COLS - len(left)
+    if w <= len(tail):
+        w = len(tail) + 1
+    return "%s%*s" % (left, w, tail)
 
 
 def total_text(e, slot, short):
@@ -100,11 +100,7 @@ def hand_line(e, slot):
     """'AS 7C 2H  soft 20': the cards, then the total (soft totals as such). The total
     follows the cards rather than sitting flush right, so that a new card changes only a
     few character cells and the display sends only those columns."""
-    cards = ""
-    for i in range(e.ncards(slot)):
-        if i:
-            cards += " "
-        cards += card_name(e.card(slot, i))
+    cards = " ".join([card_name(e.card(slot, i)) for i in range(e.ncards(slot))])
     tail = total_text(e, slot, False)
     if len(cards) + 2 + len(tail) > _COLS:
         tail = total_text(e, slot, True)
@@ -313,6 +309,7 @@ def seat_view(e, ui, seat, out):
         if e.card_seat() == seat:
             out[7] = entry_line(ui) if m.kind == _K_CARD else "Your card next"
         return hl
+    bust = False                         # a hand of this seat's is bust
     if banker:
         if e.deals and e.ncards(0):
             if banker_visible(e):
@@ -327,6 +324,8 @@ def seat_view(e, ui, seat, out):
             slot = e.slot_at(i)
             if e.hand_seat(slot) != seat:
                 continue
+            if e.hand_flags(slot) & E.F_BUST:
+                bust = True
             if line <= 4:
                 out[line] = hand_line(e, slot)
                 if slot == cur:
@@ -360,12 +359,8 @@ def seat_view(e, ui, seat, out):
                 out[6] = "Pay %s %d" % (banker_name(e).lower(), -net)
             else:
                 out[6] = "Even"
-    elif e.in_deal() and not banker:
-        for i in range(e.norder):
-            slot = e.slot_at(i)
-            if e.hand_seat(slot) == seat and e.hand_flags(slot) & E.F_BUST:
-                out[6] = "Bust: pay %s %d" % (banker_name(e).lower(), -e.deal_net(seat))
-                break
+    elif bust and e.in_deal():
+        out[6] = "Bust: pay %s %d" % (banker_name(e).lower(), -e.deal_net(seat))
     acting = acting_seat(e)
     if sale_lines(e, ui, seat, out):
         pass
