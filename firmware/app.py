@@ -234,7 +234,7 @@ class Table:
         if e.deals_ended != ended:
             nr.deal_over_later()
             self.house.heap_due = True
-        prio = -1
+        prio = BANKER_DISPLAY            # no seat: the banker's (stand, shuffle, kitty...)
         if ev == E.EV_CARD:
             prio = BANKER_DISPLAY if target == 0 else target - 1
         elif seat:
@@ -367,6 +367,7 @@ class Table:
             h.idle()
         if self.narrator.due:
             self.narrator.tell()         # the event's lines, its display drawn
+            self.service()
         self.loops += 1
         return busy
 

@@ -6,25 +6,39 @@
 # come before any Blinka copies on the import path (MICROPYPATH / sys.path).
 # The displays' driver and the reader's are installed apart: at boot the displays are drawn
 # before the PN532 driver (the biggest, 40 ms to import on a Pico) is even imported.
+import sys
+
 import drvtime
 
 _done = bytearray(2)        # [displays, reader]
 
 
+def _bus_device():
+    import adafruit_bus_device.i2c_device as a
+    a.time = drvtime
+
+
 def install_displays():
     if _done[0]:
         return
-    import adafruit_bus_device.i2c_device as a
+    _bus_device()
     import adafruit_ssd1306 as d
-    a.time = drvtime
     d.time = drvtime
     _done[0] = 1
+
+
+def forget_displays():
+    """Let the display driver's module go (1.3 KB of a Pico's heap): seat_displays keeps
+    its init commands and its buffer, and draws with its own font. Imported again (and
+    installed) by the next install_displays()."""
+    sys.modules.pop("adafruit_ssd1306", None)
+    _done[0] = 0
 
 
 def install_reader():
     if _done[1]:
         return
-    install_displays()                   # adafruit_bus_device
+    _bus_device()
     import adafruit_pn532.adafruit_pn532 as b
     import adafruit_pn532.i2c as c
     b.time = drvtime

@@ -162,8 +162,13 @@ class SeatDisplays:
         self._init_cmds = bytes(rec.cmds)
         self._buf = drv.buffer           # the one frame buffer, the driver's own
         # with this project's font the driver is done once it has given its commands and
-        # its buffer (the instance and its framebuf are heap); its 8x8 text needs it
+        # its buffer (the instance, its framebuf and its module are heap); its 8x8 text
+        # needs it
         self._drv = drv if font is None else None
+        if font is not None:
+            drv = None
+            import drivers
+            drivers.forget_displays()
         for i in range(self.n):
             self._init(i)
         if not any(self.ok):
