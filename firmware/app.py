@@ -110,6 +110,7 @@ class Table:
             s.replay()
             if s.e is not None and s.e.finished():
                 self._session_over()
+        s.journal.next_history()         # known ahead, not inside the press that ends a session
         if s.e is None:
             if st.error:
                 self._fatal(st.error)

@@ -43,6 +43,7 @@ class JournalFiles:
         self.size = 0              # the whole journal: base + nbody
         self.dropped = 0           # bytes of torn tail cut off by recover()
         self.stale = False         # the tail file's lines are all in journal.txt already
+        self.newest = -1           # the newest history file's number (-1: not looked yet)
 
     def main_lines(self, start):
         """journal.txt's lines from byte `start` (a line's beginning)."""
@@ -158,10 +159,12 @@ class JournalFiles:
         return dest
 
     def next_history(self):
-        """The path the journal would be kept as now: history/NNNN.txt, the next number."""
-        names = self._history_names()
-        n = int(names[-1][:4]) if names else 0
-        return "%s/%04d.txt" % (self.history, n + 1)
+        """The path the journal would be kept as now: history/NNNN.txt, the next number
+        (the folder is listed once: 1.4 ms on a Pico; pruning never removes the newest)."""
+        if self.newest < 0:
+            names = self._history_names()
+            self.newest = int(names[-1][:4]) if names else 0
+        return "%s/%04d.txt" % (self.history, self.newest + 1)
 
     def archive_as(self, dest):
         """journal.txt (its tail folded) renamed to `dest`, a path next_history() gave."""
@@ -169,6 +172,7 @@ class JournalFiles:
             os.mkdir(self.history)
         os.rename(self.path, dest)
         self.size = self.base = 0
+        self.newest = int(dest[dest.rfind("/") + 1:-4])
 
     def make_ready(self):
         """Work a new session's start() can be spared, done ahead (nothing for files)."""

@@ -478,7 +478,8 @@ def _tokens(e, out, first, last, balances, stakes):
         if not e.casino and s == dealer and not balances:
             continue
         if balances:
-            tok = "S%d %s" % (s, signed(e.balance(s)))
+            n = e.balance(s)             # (one format a token: signed() and a second one
+            tok = ("S%d +%d" if n > 0 else "S%d %d") % (s, n)   # were 0.2 ms on a Pico)
         elif stakes:
             st = 0
             bust = False
@@ -492,7 +493,8 @@ def _tokens(e, out, first, last, balances, stakes):
             if bust:
                 busts += 1
         else:
-            tok = "S%d %s" % (s, signed(e.deal_net(s)))
+            n = e.deal_net(s)
+            tok = ("S%d +%d" if n > 0 else "S%d %d") % (s, n)
         if len(line) + 1 + len(tok) > _COLS:
             if i > last:
                 return
