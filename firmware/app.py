@@ -313,36 +313,19 @@ class Table:
             # back to listening (its release's answer waits: ShoeReader.settling)
             sc = self.screens
             r = self.reader.poll(sc.first >= 0 and sc.dirty >> sc.first & 1)
+        card = False
         if r is not None:
             busy = True
             if isinstance(r, int):
+                card = True
                 why = self.event(E.EV_CARD, 0, 0, r, _SRC_SHOE)
                 if why:
                     self.refuse("card: " + why)
             else:
                 self.refuse("reader " + r)
         now = drvtime.ticks_ms()
-        b = self.btn.poll(now)
-        if b >= 0:
-            busy = True
-            if b == CHORD:
-                self.refuse("two buttons at once: none taken, press one at a time")
-            else:
-                self.narrator.tell()     # (a press may change what the prompt says)
-                self.controls.press(b)
-        if self.lines_in is not None:
-            line = self.lines_in.poll()
-            if line is not None:
-                busy = True
-                c = line[:1]
-                if c == "\x15":             # serial_lines.REFUSED: nothing of it runs
-                    self.say("error: " + line[1:])
-                elif c == "\x03":           # serial_lines.STOP: Ctrl-C as a byte
-                    self.stop = True
-                    self.say("# stopped from the serial line (Ctrl-C)")
-                else:
-                    self.narrator.tell()
-                    self.console.line(line)
+        if not card and self._buttons_and_lines(now):   # (a card's display first: a
+            busy = True                                   # press or a line waits a pass)
         if self.ui.msg and now - self.msg_at > MSG_MS:
             self.ui.msg = ""
             self.screens.all_dirty()
@@ -371,6 +354,32 @@ class Table:
             self.service()
         self.loops += 1
         return busy
+
+    def _buttons_and_lines(self, now):
+        """A press, then a serial line, if one waits. True if one was taken."""
+        taken = False
+        b = self.btn.poll(now)
+        if b >= 0:
+            taken = True
+            if b == CHORD:
+                self.refuse("two buttons at once: none taken, press one at a time")
+            else:
+                self.narrator.tell()     # (a press may change what the prompt says)
+                self.controls.press(b)
+        if self.lines_in is not None:
+            line = self.lines_in.poll()
+            if line is not None:
+                taken = True
+                c = line[:1]
+                if c == "\x15":             # serial_lines.REFUSED: nothing of it runs
+                    self.say("error: " + line[1:])
+                elif c == "\x03":           # serial_lines.STOP: Ctrl-C as a byte
+                    self.stop = True
+                    self.say("# stopped from the serial line (Ctrl-C)")
+                else:
+                    self.narrator.tell()
+                    self.console.line(line)
+        return taken
 
     def run(self):
         net = None
