@@ -64,15 +64,10 @@ def test_every_card_reaches_its_seat_display_within_a_blink(measured):
     assert sum(c) / len(c) <= PICO_CARD_AVG, c
 
 
-@NOT_MET
 def test_a_button_release_shows_within_the_goal(measured):
-    assert max(measured["buttons"]) <= B.GOALS["button_max"]
-
-
-def test_a_button_release_shows_on_its_display(measured):
     b = measured["buttons"]
     assert len(b) >= 30, b
-    assert max(b) <= PICO_BUTTON_MAX, b
+    assert max(b) <= B.GOALS["button_max"], b
 
 
 def test_the_reader_is_never_left_longer_than_a_card_is_in_the_field(measured):
@@ -111,7 +106,5 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
     assert not any("exception in IRQ" in x or "MemoryError" in x for x in lines)
 
 
-# Today's figures held where a goal is not met (issue 21's goals: 30 ms a card on average,
-# 50 ms a button).
-PICO_CARD_AVG = 38.0
-PICO_BUTTON_MAX = 85.0
+# Today's figure held where a goal is not met (issue 21's goal: 30 ms a card on average).
+PICO_CARD_AVG = 33.0
