@@ -168,8 +168,10 @@ def test_session_with_a_power_cut_mid_deal(which, deployed, stock_deployed, tmp_
     assert heap, boot_lines[-10:]
     free_after_boot = int(heap[0].rsplit(" ", 1)[1])
     # (the stock UF2 holds the .mpy code in its heap, the engine's machine code included,
-    # which is larger than its bytecode: 98,880 free when it came)
-    assert free_after_boot >= 95_000, heap[0]
+    # which is larger than its bytecode: 98,880 free when it came; 94,512 once issue 21's
+    # speed work added a card-name table, viper helpers and the narration's deferral, which
+    # cost nothing of the heap on the shoe's own UF2, where code stays in flash)
+    assert free_after_boot >= 93_500, heap[0]
     lat = sorted(T.card_latencies(run, events))
     # emulated, so deterministic: 445 ms at the 95th percentile when this was written
     assert lat and T.percentile(lat, 0.95) < 500, lat
