@@ -45,9 +45,9 @@ def measure(seats, seed):
                 for i, disp in enumerate(w.displays):
                     writes[i] = []
 
-                    def wrap(bus, data, orig=disp.write, i=i):
+                    def wrap(bus, data, orig=disp.write, i=i, carries=disp.carries_data):
                         orig(bus, data)
-                        if disp.carries_data(data):
+                        if carries(data):
                             writes[i].append(w.clock.ms())
                     disp.write = wrap
             pn = w.pn532.stats.wire_bytes()

@@ -283,9 +283,9 @@ class VM(Runner):
             for i, disp in enumerate(w.displays):
                 writes = self.writes.setdefault(i, [])
 
-                def wrap(bus, data, orig=disp.write, writes=writes):
+                def wrap(bus, data, orig=disp.write, writes=writes, carries=disp.carries_data):
                     orig(bus, data)
-                    if disp.carries_data(data):
+                    if carries(data):
                         writes.append(w.clock.ns)
                 disp.write = wrap
         self._attach(self.bridge.push_line)
@@ -507,9 +507,9 @@ class Pico(Runner):
         for i, disp in enumerate(w.displays):
             writes = self.writes.setdefault(i, [])      # every boot's, in emulated ns
 
-            def wrap(bus, data, orig=disp.write, writes=writes):
+            def wrap(bus, data, orig=disp.write, writes=writes, carries=disp.carries_data):
                 orig(bus, data)
-                if disp.carries_data(data):
+                if carries(data):
                     writes.append(w.clock.ns)
             disp.write = wrap
         self.dworld = _DriverWorld(self)
