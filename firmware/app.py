@@ -41,10 +41,17 @@ from session import Session
 from transcript import event_text
 
 _SRC_SHOE = const(0)
+_K_NONE = const(0)        # views.py's mode kind: no entry open
 SRC_BUTTON = 1
 SRC_SERIAL = 2
 
 MSG_MS = 4000
+
+
+def _bit(seat):
+    """The bit of seat `seat`'s display (the banker display's for 0, a seat with no display
+    or none at all)."""
+    return 1 << (seat - 1) if 0 < seat <= BANKER_DISPLAY else 1 << BANKER_DISPLAY
 
 
 def _settings(path):
@@ -240,7 +247,16 @@ class Table:
             prio = BANKER_DISPLAY if target == 0 else target - 1
         elif seat:
             prio = seat - 1
-        self.after_event(prio)
+        few = 0
+        if ev <= E.EV_DOUBLE and ev != E.EV_STAKE and e.phase == ph and e.deals_ended == ended:
+            # a card or a play within the deal's phase changes only the displays of the
+            # seat it concerns, the seat the next card goes to, whoever acts now
+            # (after_event), the deal's banker (his hand, his balance) and the banker
+            # display; the other seats show what they showed (their lines not built again:
+            # 2-3 ms a display on a Pico, and a next card is read sooner)
+            few = (_bit(target if ev == E.EV_CARD else seat) | _bit(e.card_seat())
+                   | _bit(V.deal_banker(e)) | 1 << BANKER_DISPLAY)
+        self.after_event(prio, few)
         if e.finished():
             self._session_over()
         return None
@@ -253,18 +269,26 @@ class Table:
         self.narrator.over(ui.history)
         self.screens.all_dirty()
 
-    def after_event(self, prio):
-        """What the displays and the prompt show may have changed; display `prio` first."""
+    def after_event(self, prio, few=0):
+        """What the displays and the prompt show may have changed; display `prio` first.
+        `few`: the only displays besides prio's and the acting seat's that the event may
+        have changed (a bit each; 0: any), so long as no entry or message is shown."""
         ui = self.ui
+        mode = ui.mode
+        if ui.msg or mode is None or mode.kind != _K_NONE:
+            few = 0                      # (a message or an entry shows on other displays)
         ui.msg = ""
         ui.msg_seat = 0
         self.controls.after_event()
         sc = self.screens
-        sc.all_dirty()
-        sc.first = prio
         e = self.session.e               # then the display of whoever acts now: the others
         seat = V.acting_seat(e) if e is not None else -1    # are often as they were
         sc.second = seat - 1 if seat > 0 else BANKER_DISPLAY
+        if few and ui.mode is mode and mode.kind == _K_NONE:
+            sc.mark_some(few | 1 << prio | 1 << sc.second)
+        else:
+            sc.all_dirty()
+        sc.first = prio
         self.narrator.prompt_later()
 
     def refuse(self, text, seat=0):

@@ -40,6 +40,11 @@ class Screens:
         self.dirty |= 1 << i
         self.gen += 1
 
+    def mark_some(self, mask):
+        """The displays of mask's bits may have changed."""
+        self.dirty |= mask
+        self.gen += 1
+
     def all_dirty(self):
         e = self.t.session.e
         n = min(e.seats, 8) if e is not None else 8
