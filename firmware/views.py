@@ -477,6 +477,16 @@ def _tokens(e, out, first, last, balances, stakes):
     i = first
     dealer = deal_banker(e)
     busts = 0
+    if stakes and not balances:
+        # each seat's stake and whether a hand of it is bust, in one walk of the hands
+        # (a walk a seat was about 4 ms for eight seats on a Pico); a bust adds 1 << 24
+        st = [0] * (e.seats + 1)
+        for k in range(e.norder):
+            slot = e.slot_at(k)
+            s = e.hand_seat(slot)
+            st[s] += e.hand_stake(slot)
+            if e.hand_flags(slot) & E.F_BUST:
+                st[s] |= 1 << 24
     for s in range(1, e.seats + 1):
         if not e.casino and s == dealer and not balances:
             continue
@@ -484,17 +494,12 @@ def _tokens(e, out, first, last, balances, stakes):
             n = e.balance(s)             # (one format a token: signed() and a second one
             tok = ("S%d +%d" if n > 0 else "S%d %d") % (s, n)   # were 0.2 ms on a Pico)
         elif stakes:
-            st = 0
-            bust = False
-            for k in range(e.norder):
-                slot = e.slot_at(k)
-                if e.hand_seat(slot) == s:
-                    st += e.hand_stake(slot)
-                    if e.hand_flags(slot) & E.F_BUST:
-                        bust = True
-            tok = "S%d:%d%s" % (s, st, "x" if bust else "")
-            if bust:
+            n = st[s]
+            if n >> 24:
+                tok = "S%d:%dx" % (s, n & 0xFFFFFF)
                 busts += 1
+            else:
+                tok = "S%d:%d" % (s, n)
         else:
             n = e.deal_net(s)
             tok = ("S%d +%d" if n > 0 else "S%d %d") % (s, n)
