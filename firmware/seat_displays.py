@@ -36,8 +36,9 @@ _UNKNOWN = 0  # a page whose content is not known (after a failure or redraw())
 _NO_HIGHLIGHT = 255
 _INTERRUPTED = const(-2)
 # Whole pages go out at most _RUN_PAGES in one write: the longest the bus is held by a
-# display (one 128-column page: 140 bytes, 3.2 ms at 400 kHz) while a card may be waiting
-_RUN_PAGES = const(1)
+# display (two 128-column pages: 270 bytes, 6.1 ms at 400 kHz) while a card may be waiting
+# (a tag entering the field is not answered for about 7 ms anyway: the PN532 activates it)
+_RUN_PAGES = const(2)
 
 
 _DISPLAY_ON = 0xAF
@@ -249,14 +250,17 @@ class SeatDisplays:
         self.last_pages = 0
         # nothing to give way to (no stop()): whole pages go out in one write
         run_pages = _RUN_PAGES if stop is not None else self.pages
-        try:
+        asked = 0                        # last_bytes when stop() was last asked: it is
+        try:                             # asked again only once more went on the bus
             run = -1                     # first page of a run of whole pages to send
             for p in range(self.pages + 1):
-                if self.last_bytes and (p < self.pages or run >= 0) and stop is not None \
-                        and stop():
-                    self._interrupt(i, p, run, old_hl, highlight)
-                    self.bytes_sent += self.last_bytes
-                    return _INTERRUPTED
+                if self.last_bytes != asked and (p < self.pages or run >= 0) and \
+                        stop is not None:
+                    asked = self.last_bytes
+                    if stop():
+                        self._interrupt(i, p, run, old_hl, highlight)
+                        self.bytes_sent += self.last_bytes
+                        return _INTERRUPTED
                 first = -1
                 last = -1
                 if p < self.pages:
@@ -276,13 +280,15 @@ class SeatDisplays:
                 if run >= 0 and not full:
                     self._push(dev, run, p - 1, 0, w - 1)
                     run = -1
-                    if first >= 0 and stop is not None and stop():
-                        o = (i * self.pages + p) * cols    # drawn, recorded, not sent
-                        for k in range(o, o + cols):
-                            text[k] = _UNKNOWN
-                        self._interrupt(i, p + 1, -1, old_hl, highlight)
-                        self.bytes_sent += self.last_bytes
-                        return _INTERRUPTED
+                    if first >= 0 and stop is not None:
+                        asked = self.last_bytes
+                        if stop():
+                            o = (i * self.pages + p) * cols    # drawn, recorded, not sent
+                            for k in range(o, o + cols):
+                                text[k] = _UNKNOWN
+                            self._interrupt(i, p + 1, -1, old_hl, highlight)
+                            self.bytes_sent += self.last_bytes
+                            return _INTERRUPTED
                 if full:
                     if run >= 0 and p - run >= run_pages:
                         self._push(dev, run, p - 1, 0, w - 1)

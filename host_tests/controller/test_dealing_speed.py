@@ -78,9 +78,10 @@ def test_three_cards_a_second_while_every_display_redraws(tmp_path, seats, seed)
     lat = check_fast(r, 333)
     gap, storm = r[-1]
     assert storm["count"] > 20                      # the displays really were redrawn
-    # between two polls of the reader: the last poll's own round trip (up to ~2 ms) and at
-    # most one display page (3.2 ms at 400 kHz)
-    assert gap["max"] <= 6_000_000, gap["max"]
+    # between two polls of the reader: the last poll's own round trip (up to ~2 ms), at
+    # most two whole display pages in one write (seat_displays._RUN_PAGES: 6.1 ms at 400
+    # kHz) and the part of a page after them (up to 3 ms)
+    assert gap["max"] <= 11_000_000, gap["max"]
     print("\n%d cards, read in %.1f ms at worst; longest gap between reader polls %.2f ms"
           % (len(lat), max(lat), gap["max"] / 1e6))
 
