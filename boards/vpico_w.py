@@ -63,8 +63,6 @@ class _Writer:
     def write(self, data):
         if isinstance(data, str):
             data = data.encode()
-        elif not isinstance(data, bytes):
-            data = bytes(data)           # a part of an answer (web.answer: memoryviews)
         if not self.body:
             self.head += data
             i = self.head.find(b"\r\n\r\n")

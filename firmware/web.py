@@ -47,19 +47,6 @@ PHASES = ("", "cut", "idle", "bets", "deal", "stakes", "deal", "play", "banker",
 PRESETS = ("table", "classic", "casino")
 # MicroPython's asyncio has sleep_ms and wait_for_ms; CPython's only the second-based ones
 _sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
-try:                                   # the clock asyncio sleeps on (a request's deadline)
-    from time import ticks_add, ticks_diff, ticks_ms
-except ImportError:  # CPython
-    from time import monotonic
-
-    def ticks_ms():
-        return int(monotonic() * 1000)
-
-    def ticks_add(t, ms):
-        return t + ms
-
-    def ticks_diff(a, b):
-        return a - b
 
 
 def lock_s(wrong):
@@ -129,7 +116,6 @@ class Web:
         self.slow_turns = 0                # turns that took over 2 ms
         self.away_us = 0                   # all the turns together
         self.server = None
-        self.deadlines = {}                # request task -> when it is cut off (ticks_ms)
         self._new_codes()
         self._reset_up()
 
@@ -191,11 +177,10 @@ class Web:
 
     # ---------------------------------------------------------------- answers
     def answer(self, seat):
-        """The JSON of the public table (seat 0) or of a seat's view: (body, its length).
-        The public one is made once per table version and shared by every client asking (a
-        burst of long polls waking at once costs one encoding, not one each); a seat's is
-        that same encoding with the seat's own fields after it, sent as parts, so that the
-        shared one is never copied (a burst held a copy a phone: 1.5 KB each)."""
+        """The JSON bytes of the public table (seat 0) or of a seat's view. The public one
+        is made once per table version and shared by every client asking (a burst of long
+        polls waking at once costs one encoding, not one each); a seat's is that same
+        encoding with the seat's own fields added, and is not kept (it has one reader)."""
         c = self.cache
         if c[0] != self.version:
             c[0] = self.version
@@ -203,13 +188,11 @@ class Web:
         if c[1] is None:
             import json
             c[1] = json.dumps(self.public()).encode()
-        pub = c[1]
         mine = self.private(seat) if seat else None
         if not mine:
-            return pub, len(pub)
+            return c[1]
         import json
-        own = json.dumps(mine).encode()  # '{"v": 7, ...' + ', ' + '"seat": 2, ...}'
-        return iter((memoryview(pub)[:-1], b", ", memoryview(own)[1:])), len(pub) + len(own)
+        return c[1][:-1] + b", " + json.dumps(mine)[1:].encode()
 
     def public(self):
         """The public table as a dict (JSON): what anyone at the table may see."""
@@ -321,20 +304,6 @@ class Web:
     def token_ok(self, seat, token):
         return 1 <= seat <= 8 and len(token) == 16 and token == self.tokens[seat]
 
-    def cut_slow(self):
-        """Cancel every request past its deadline (web_timeout): the table loop does it,
-        not a wait_for() a request, whose extra task kept a finished request's objects in
-        the heap until the scheduler's next pass (4-6 KB each, a burst of long polls at
-        once)."""
-        now = ticks_ms()
-        d = self.deadlines
-        for task in d:
-            due = d[task]
-            if due >= 0 and ticks_diff(now, due) >= 0:
-                d[task] = -1               # (cancelled once)
-                self.timeouts += 1
-                task.cancel()
-
     async def changed(self, after):
         """Wait (long poll) until the table differs from version `after`, or a while."""
         waited = 0
@@ -419,16 +388,15 @@ def make_app(web):
             web.requests += 1
             if web.open > web.most_open:
                 web.most_open = web.open
-            task = asyncio.current_task()
-            web.deadlines[task] = ticks_add(ticks_ms(), web.timeout_ms)   # (Web.cut_slow)
             try:
-                await Microdot.handle_request(self, _Limited(reader, web), _Writer(writer, web))
-            except asyncio.CancelledError:
-                pass                       # cut off at its deadline (counted there)
+                await asyncio.wait_for(
+                    Microdot.handle_request(self, _Limited(reader, web), _Writer(writer, web)),
+                    web.timeout_ms / 1000)
+            except asyncio.TimeoutError:
+                web.timeouts += 1
             except Exception:  # noqa: BLE001 - a broken connection must not stop the table
                 web.errors += 1
             finally:
-                del web.deadlines[task]
                 web.open -= 1
                 await _close(writer)
 
@@ -458,11 +426,6 @@ def make_app(web):
             h.update(more)
         return body, status, h
 
-    def api(body_len):
-        body, n = body_len
-        return body, 200, {"Content-Type": "application/json", "Cache-Control": "no-store",
-                           "Content-Length": str(n)}
-
     @app.get("/")
     async def index(req):
         return page(P.table())
@@ -470,7 +433,7 @@ def make_app(web):
     @app.get("/api/table")
     async def api_table(req):
         await web.changed(_after(req))
-        return api(web.answer(0))
+        return web.answer(0), 200, JSON
 
     @app.get("/seat/<n>")
     async def seat_page(req, n):
@@ -504,7 +467,7 @@ def make_app(web):
         if not s or not web.token_ok(s, req.cookies.get("seat%d" % s, "")):
             return {"error": "open /seat/N with the seat's code first"}, 403
         await web.changed(_after(req))
-        return api(web.answer(s))
+        return web.answer(s), 200, JSON
 
     @app.get("/history/")
     async def history_list(req):
@@ -529,6 +492,9 @@ def make_app(web):
         return Response(f, 200, {"Content-Type": "text/plain; charset=UTF-8"})
 
     return app
+
+
+JSON = {"Content-Type": "application/json", "Cache-Control": "no-store"}
 
 
 def _history_name(name):
@@ -560,8 +526,6 @@ async def _table_loop(web):
         busy = t.step()
         web.after_step()
         web.steps += 1
-        if web.deadlines:
-            web.cut_slow()
         if not busy and simulated:
             drvtime.sleep(0.001)           # the simulated clock moves while idle
         s0 = web.slices
