@@ -218,6 +218,17 @@ def source_version(src):
     return ".".join(m.group(1) for m in parts) if all(parts) else "?"
 
 
+def source_date_epoch():
+    """The shoe's last commit time (seconds, as text): the build date MicroPython prints
+    (`MICROPY_BUILD_DATE`); the VERSION file's time outside a git checkout."""
+    p = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%ct"], capture_output=True,
+                       text=True)
+    stamp = p.stdout.strip()
+    if p.returncode == 0 and stamp.isdigit():
+        return stamp
+    return str(int(os.path.getmtime(os.path.join(ROOT, "VERSION"))))
+
+
 def check_submodules(src, board):
     missing = [p for p in SUBMODULES[board] if not os.path.exists(os.path.join(src, p))]
     if missing:
@@ -317,6 +328,9 @@ def build_board(board, src, picotool_dir, jobs):
     # MicroPython names its version by `git describe`: a tree unpacked under this repository
     # would take this repository's commit; git is kept from looking above the tree
     env["GIT_CEILING_DIRECTORIES"] = os.path.dirname(src)
+    # ... and dates itself by the calendar, so a build across midnight would recompile the
+    # files that print the date and the UF2 would differ by day: date it by the shoe's commit
+    env.setdefault("SOURCE_DATE_EPOCH", source_date_epoch())
     # the frozen content is made again when mpy-tool.py (its alignment) changes too
     with open(os.path.join(src, "tools", "mpy-tool.py"), "rb") as f:
         tool = hashlib.sha256(f.read()).hexdigest()

@@ -104,6 +104,23 @@ def test_a_firmware_change_rebuilds_only_what_changed():
     assert len(compiled) == 1 and "frozen_content" in compiled[0], compiled
 
 
+@pytest.mark.parametrize("board", ["RPI_PICO", "RPI_PICO_W"])
+def test_the_build_is_dated_by_the_shoes_commit_not_the_calendar(board):
+    # a calendar date would recompile the files that print it when a build crosses midnight
+    # (the test above then fails) and make each day's UF2 differ
+    import datetime
+    header = os.path.join(uf2.OUT, "build-" + board, "genhdr", "mpversion.h")
+    assert os.path.isfile(header), "no %s: run `make uf2`" % header
+    with open(header) as f:
+        text = f.read()
+    stamp = int(uf2.source_date_epoch())
+    day = datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).strftime("%Y-%m-%d")
+    assert '#define MICROPY_BUILD_DATE "%s"' % day in text, text
+    p = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%ct"], capture_output=True,
+                       text=True)
+    assert p.stdout.strip() == str(stamp), p.stdout
+
+
 def _placed(board, function):
     """The address the link map gives `function`'s code in `board`'s last build."""
     path = os.path.join(uf2.OUT, "build-" + board, "firmware.elf.map")
