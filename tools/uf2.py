@@ -220,12 +220,16 @@ def source_version(src):
 
 def source_date_epoch():
     """The shoe's last commit time (seconds, as text): the build date MicroPython prints
-    (`MICROPY_BUILD_DATE`); the VERSION file's time outside a git checkout."""
-    p = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%ct"], capture_output=True,
-                       text=True)
-    stamp = p.stdout.strip()
-    if p.returncode == 0 and stamp.isdigit():
-        return stamp
+    (`MICROPY_BUILD_DATE`) and the SDK's binary info carries; the VERSION file's time
+    outside a git checkout (or without git)."""
+    try:
+        p = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%ct"],
+                           capture_output=True, text=True)
+        stamp = p.stdout.strip()
+        if p.returncode == 0 and stamp.isdigit():
+            return stamp
+    except OSError:
+        pass
     return str(int(os.path.getmtime(os.path.join(ROOT, "VERSION"))))
 
 
