@@ -52,9 +52,8 @@ def test_every_answer_is_right_and_shows_no_hidden_card(played):
 
 # Not strict: the figure is the most the heap held after any of the table's collections,
 # each a sample of the requests under way at that instant, as many as the loop's timing
-# leaves (61.3 KB at this build, 66.2 KB at the last, 79.4 KB once with one more collection
-# before the stop). Deterministic for one UF2, but it measures the timing of the bursts of
-# long-poll answers more than the shoe's heap (docs/DEVELOPING.md).
+# leaves. Deterministic for one UF2, but it measures the timing of the bursts of long-poll
+# answers more than the shoe's heap (the figures by build: docs/DEVELOPING.md).
 @pytest.mark.xfail(strict=False, reason="issue 20: samples of bursts of long-poll answers "
                    "(61-79 KB with unrelated timing changes)")
 def test_heap_in_use_with_the_web_part(played):
