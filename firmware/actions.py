@@ -26,7 +26,7 @@ _HW_LASTBUY = const(1)
 _HW_SHOOT = const(2)
 _SW = const(3)
 _SW_INITIAL = const(2)
-_SB = const(4)
+_SB = const(3)
 _SB_HANDS = const(0)
 _EV_BUY = const(3)
 _PH_IDLE = const(2)
@@ -46,6 +46,8 @@ _F_DONE = const(4)
 _F_ACTED = const(8)
 _F_DOUBLED = const(16)
 _F_SPLIT = const(32)
+_F_SHOT4 = const(64)
+_F_X5_CHANCE = const(128)
 _MAX_CARDS = const(5)
 _HOUSE = const(0)
 
@@ -106,6 +108,8 @@ def twist(e, seat, slot, amount, commit):
 
 
 def stick(e, seat, slot, amount, commit):
+    if e.hb[slot * _HB + _HB_FLAGS] & _F_SHOT4 and e.hb[slot * _HB + _HB_N] == 3:
+        return "a shoot bet before the fourth card asks for it: twist or buy, not stick (X4)"
     if e.hand_total(slot) < e.rules.stick_min:
         return "stick needs a total of %d or more (P6)" % e.rules.stick_min
     if not commit:
@@ -153,9 +157,15 @@ def split(e, seat, slot, amount, commit):
     order[e.cur + 1] = new
     e.norder += 1
     e.sb[seat * _SB + _SB_HANDS] += 1
+    shot = False                         # X5: a shoot bet of the seat's stands now
     for i in range(e.norder):
-        if hb[order[i] * _HB + _HB_SEAT] == seat:
-            hb[order[i] * _HB + _HB_FLAGS] |= _F_SPLIT
+        k = order[i] * _HB
+        if hb[k + _HB_SEAT] == seat:
+            hb[k + _HB_FLAGS] |= _F_SPLIT
+            if e.hw[order[i] * _HW + _HW_SHOOT] and not hb[k + _HB_FLAGS] & _F_BUST:
+                shot = True
+    if shot:
+        hb[new * _HB + _HB_FLAGS] |= _F_X5_CHANCE
     e.pend_slot2 = new
     _pend(e, _PEND_SPLIT, slot, 2)
     return None

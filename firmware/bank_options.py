@@ -20,13 +20,11 @@ _HW = const(4)
 _HW_SHOOT = const(2)
 _SW = const(3)
 _SW_BALANCE = const(0)
-_SB = const(4)
-_SB_SHOT = const(1)
 _PH_DEAL2 = const(6)
 _PEND_NONE = const(0)
 _F_ACTED = const(8)
-_F_SPLIT = const(32)
 _F_SHOT4 = const(64)
+_F_X5_CHANCE = const(128)
 _MAX_SHOOT = const(10000)
 _P_CLASSIC = const(1)
 
@@ -97,9 +95,8 @@ def shoot(e, seat, amount):
     ok = False
     if n == 3 and not (f & _F_SHOT4) and e.hand_total(slot) < 21:
         ok = True  # X4
-    elif n == 2 and (f & _F_SPLIT) and not (f & _F_ACTED) and hw[slot * _HW + _HW_SHOOT] == 0 \
-            and e.sb[seat * _SB + _SB_SHOT]:
-        ok = True  # X5
+    elif n == 2 and (f & _F_X5_CHANCE) and not (f & _F_ACTED) and hw[slot * _HW + _HW_SHOOT] == 0:
+        ok = True  # X5: split off while the seat had a shoot bet standing
     if not ok:
         return "a shoot bet is allowed only before the fourth card on a three-card hand (X4, X5)"
     if amount > e.shoot_room():
@@ -109,7 +106,6 @@ def shoot(e, seat, amount):
     if n == 3:
         hb[slot * _HB + _HB_FLAGS] = f | _F_SHOT4
     hw[slot * _HW + _HW_SHOOT] += amount
-    e.sb[seat * _SB + _SB_SHOT] = 1
     e.outstanding_shoot += amount
     return None
 
@@ -130,7 +126,6 @@ def _shoot_before_second_card(e, seat, amount):
     if amount > _MAX_SHOOT:
         return "one hand's shoot bets may total at most %d units (X2)" % _MAX_SHOOT
     e.hw[(p + 1) * _HW + _HW_SHOOT] += amount
-    e.sb[seat * _SB + _SB_SHOT] = 1
     e.outstanding_shoot += amount
     e.shoot_pos = p + 1
     return None

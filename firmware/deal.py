@@ -30,9 +30,8 @@ _HW_STAKE = const(0)
 _SW = const(3)
 _SW_NET = const(1)
 _SW_INITIAL = const(2)
-_SB = const(4)
+_SB = const(3)
 _SB_HANDS = const(0)
-_SB_SHOT = const(1)
 _PH_CUT = const(1)
 _PH_IDLE = const(2)
 _PH_BETS = const(3)
@@ -131,7 +130,6 @@ def begin_deal(e):
         sw[s * _SW + _SW_NET] = 0
         sw[s * _SW + _SW_INITIAL] = 0
         sb[s * _SB + _SB_HANDS] = 0
-        sb[s * _SB + _SB_SHOT] = 0
     # every hand of the deal cleared as Engine._clear_slot does, in one pass each buffer
     hw = ptr16(e.hw)
     for i in range((n + 1) * _HW):

@@ -19,7 +19,7 @@ import actions
 import deal
 import hands
 import settlement
-from rules import seats_error
+from rules import packs_error, seats_error
 from shoe_layers import shuffle, start_cut_round
 
 if sys.implementation.name != "micropython":  # CPython: no machine code
@@ -70,7 +70,8 @@ F_DONE = const(4)
 _F_ACTED = const(8)  # bought, twisted, doubled or stuck: no split/burn any more
 F_DOUBLED = const(16)
 _F_SPLIT = const(32)  # the seat split this hand (it or its ancestor): no bank move (P9)
-F_SHOT4 = const(64)  # X4 shoot placed on this three-card hand
+F_SHOT4 = const(64)  # X4 shoot placed on this three-card hand: its fourth card must follow
+_F_X5_CHANCE = const(128)  # X5: split off while the seat had a shoot bet standing
 
 # Shoe locations per physical card copy (C4, R2).
 LOC_TABLE = const(255)
@@ -104,12 +105,11 @@ _SW = const(3)
 _SW_BALANCE = const(0)
 _SW_NET = const(1)
 _SW_INITIAL = const(2)
-# ... and bytes [hands held, has shot, cut card, in this cut round].
-_SB = const(4)
+# ... and bytes [hands held, cut card, in this cut round].
+_SB = const(3)
 _SB_HANDS = const(0)
-_SB_SHOT = const(1)
-_SB_CUT = const(2)
-_SB_CUT_IN = const(3)
+_SB_CUT = const(1)
+_SB_CUT_IN = const(2)
 
 
 
@@ -135,8 +135,9 @@ class Engine:
         why = seats_error(rules.preset, seats, banker)
         if why:
             raise ValueError(why)
-        if packs and not 1 <= packs <= 8:
-            raise ValueError("packs must be 1 to 8")
+        why = packs and packs_error(packs)
+        if why:
+            raise ValueError(why)
         if not packs:
             packs = 8 if casino else (2 if seats >= 8 else 1)  # C1, C4 ruling
         # Hands: the banker's plus four per player (P3), three in casino.

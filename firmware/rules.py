@@ -27,17 +27,29 @@ def seats_error(preset, seats, banker=0):
     p = PRESETS.index(preset) if preset in PRESETS else preset
     lo = SEATS_MIN[p]
     hi = SEATS_MAX[p]
-    if p == CASINO:
-        if not lo <= seats <= hi:
+    if not lo <= seats <= hi:
+        if p == CASINO:
             return "casino seats must be %d to %d players (the house deals), not %d" % (
                 lo, hi, seats)
-        if banker:
-            return "casino has no banker: the house deals"
-        return None
-    if not lo <= seats <= hi:
         return "seats must be %d to %d, the banker included, not %d" % (lo, hi, seats)
-    if banker and not 1 <= banker <= seats:
+    return banker_error(p, seats, banker) if banker else None
+
+
+def banker_error(preset, seats, banker):
+    """None, or why seat `banker` cannot be the first banker at `seats` seats (0 is no
+    seat: a table without a first banker cuts for one, B1)."""
+    p = PRESETS.index(preset) if preset in PRESETS else preset
+    if p == CASINO:
+        return "casino has no banker: the house deals"
+    if not 1 <= banker <= seats:
         return "banker must be a seat from 1 to %d, not %d" % (seats, banker)
+    return None
+
+
+def packs_error(packs):
+    """None, or why the shoe cannot hold `packs` packs (C1, C4 ruling)."""
+    if not 1 <= packs <= 8:
+        return "packs must be 1 to 8, not %d" % packs
     return None
 
 

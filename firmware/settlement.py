@@ -138,16 +138,15 @@ def banker_turn(e):
 
 
 def dealer_stands(e):
-    # K1 casino: draw to soft 17 inclusive, stand on hard 17 or more; five cards stop.
+    # K1 casino (seed 003's own words): a 17 holding an ace is soft (T-6-A too) and draws,
+    # any other 17 or more stands; five cards stop.
     hb = e.hb
-    value = hands.value(hb, 0, hb[_HB_N])
-    total = value & 63
-    if hb[_HB_N] >= _MAX_CARDS or total > 21:
-        return True
-    if total > 17:
+    n = hb[_HB_N]
+    total = hands.value(hb, 0, n) & 63
+    if n >= _MAX_CARDS or total > 17:
         return True
     if total == 17:
-        return value < hands.SOFT
+        return not hands.has_ace(hb, 0, n)
     return False
 
 

@@ -20,9 +20,9 @@ if sys.implementation.name != "micropython":  # CPython: the viper functions run
 # host_tests/engine/test_engine_layout.py checks they agree).
 _HB = const(8)
 _HB_N = const(5)
-_SB = const(4)
-_SB_CUT = const(2)
-_SB_CUT_IN = const(3)
+_SB = const(3)
+_SB_CUT = const(1)
+_SB_CUT_IN = const(2)
 _PH_IDLE = const(2)
 _LOC_TABLE = const(255)
 _LOC_DISCARD = const(254)

@@ -2,7 +2,8 @@
 # serial line and the journal alike.
 from cards import card_name, parse_card
 from engine import EVENT_WORDS, MAX_AMOUNT, Engine
-from rules import RulesError, parse_rules
+from rules import (SEATS_MAX, RulesError, banker_error, packs_error, parse_rules,
+                   seats_error)
 
 try:
     from micropython import const
@@ -191,6 +192,15 @@ class Header:
         if len(words) != 2:
             raise ParseError("'%s' takes one number" % word)
         value = _number(words[1], word, 99)
+        if not value:                    # no line is the default (the cut): 0 is out of range
+            p = self.rules.preset
+            if word == "seats":
+                why = seats_error(p, 0)
+            elif word == "banker":
+                why = banker_error(p, self.seats or SEATS_MAX[p], 0)
+            else:
+                why = packs_error(0)
+            raise ParseError(why)
         if word == "seats":
             self.seats = value
         elif word == "banker":

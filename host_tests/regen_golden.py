@@ -5,7 +5,8 @@
 
 Only with --write does it write anything (a golden pins the engine's full output, so
 regenerating is a decision: check the hand-computed .expect.json files first). Without
-scenario arguments it covers every host_tests/scenarios/<preset>/*.txt.
+scenario arguments it covers every host_tests/scenarios/<preset>/*.txt and the classic options'
+and Shoot Pontoon's (scenarios/classic_options/, shoot/).
 Without --write it lists the goldens that are missing or differ, and exits 1 if any.
 """
 import glob
@@ -23,7 +24,7 @@ def scenarios(args):
     if args:
         return [os.path.abspath(a) for a in args]
     out = []
-    for preset in ("table", "classic", "casino"):
+    for preset in ("table", "classic", "casino", "classic_options", "shoot"):
         out.extend(sorted(glob.glob(os.path.join(SCEN, preset, "*.txt"))))
     return out
 

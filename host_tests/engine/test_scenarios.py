@@ -8,7 +8,10 @@ Each scenario has
 
 Checks per scenario: exit 0 and valid JSON; golden byte for byte; expectations subset;
 the MicroPython unix port prints the same bytes; `# checks:` IDs exist in docs/RULES.md.
-Plus: rule coverage over all scenarios, and exit 2 for unreadable / unparsable input.
+The `classic` options' and Shoot Pontoon's scenarios (scenarios/classic_options/, shoot/;
+their expectations are test_options.py's) are held to their goldens on both runtimes too.
+Plus: rule coverage over all scenarios, and exit 2 for unreadable / unparsable input, a
+header out of its range named with that range on both runtimes.
 """
 import glob
 import json
@@ -53,6 +56,10 @@ def scenario_files():
 
 SCENARIOS = scenario_files()
 IDS = [os.path.relpath(p, SCEN) for p in SCENARIOS]
+OPTION_DIRS = ("classic_options", "shoot")
+GOLDEN = SCENARIOS + [p for d in OPTION_DIRS
+                      for p in sorted(glob.glob(os.path.join(SCEN, d, "*.txt")))]
+GOLDEN_IDS = [os.path.relpath(p, SCEN) for p in GOLDEN]
 
 
 def run_cpython(path):
@@ -167,7 +174,7 @@ def test_replay_runs(path):
     assert isinstance(doc, dict) and "deals" in doc
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
+@pytest.mark.parametrize("path", GOLDEN, ids=GOLDEN_IDS)
 def test_golden(path):
     golden = path + ".json"
     assert os.path.exists(golden), "no golden %s: run host_tests/regen_golden.py" % golden
@@ -194,7 +201,7 @@ def test_expectations(path):
         os.path.relpath(path, ROOT), "\n  ".join(diffs))
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
+@pytest.mark.parametrize("path", GOLDEN, ids=GOLDEN_IDS)
 def test_micropython_same_bytes(path, micropython):
     r = micropython([REPLAY, path], heapsize="256k", micropypath=FIRMWARE + ":" + ROOT)
     assert r.returncode == 0, "micropython exit %d: %s" % (
@@ -232,6 +239,16 @@ BAD_CASES = [
     ("bad card code", os.path.join(BAD, "bad_card.txt")),
     ("unknown rules option", os.path.join(BAD, "unknown_option.txt")),
     ("missing seats header", os.path.join(BAD, "missing_seats.txt")),
+    ("seats 0", os.path.join(BAD, "seats_zero.txt")),
+    ("banker 0", os.path.join(BAD, "banker_zero.txt")),
+    ("packs 0", os.path.join(BAD, "packs_zero.txt")),
+]
+# A header line out of its range: the one line names that line's own range (0 is not the
+# default of `packs` nor the cut of `banker`: no line at all is), the same on both runtimes.
+HEADER_RANGES = [
+    ("seats_zero.txt", "line 2: seats must be 2 to 8, the banker included, not 0"),
+    ("banker_zero.txt", "line 3: banker must be a seat from 1 to 4, not 0"),
+    ("packs_zero.txt", "line 4: packs must be 1 to 8, not 0"),
 ]
 
 
@@ -247,3 +264,13 @@ def test_bad_input_exits_2(what, path):
     assert err.strip(), "%s: no message on stderr" % what
     assert len(err.strip().splitlines()) == 1, "%s: stderr is not one line: %r" % (what, err)
     assert r.stdout == b"", "%s: nothing may be printed on stdout" % what
+
+
+@pytest.mark.parametrize("name,message", HEADER_RANGES, ids=[c[0] for c in HEADER_RANGES])
+def test_header_out_of_range_names_its_range(name, message, micropython):
+    path = os.path.join(BAD, name)
+    cpython = run_cpython(path)
+    vm = micropython([REPLAY, path], heapsize="256k", micropypath=FIRMWARE + ":" + ROOT)
+    for r in (cpython, vm):
+        assert r.returncode == 2 and r.stdout == b"", r
+        assert r.stderr.decode() == "replay: error: %s: %s\n" % (path, message)
