@@ -104,7 +104,8 @@ class Autoplayer:
         if r.shoot and n == 3 and total < 21 and not e.hand_flags(slot) & E.F_SHOT4 \
                 and e.outstanding_shoot + 1 <= e.kitty and self.rng.randrange(3) == 0:
             return (E.EV_SHOOT, seat, 1, 0)
-        if total >= max(self.stick_on, e.rules.stick_min):
+        shot4 = n == 3 and e.hand_flags(slot) & E.F_SHOT4  # X4: the fourth card must follow
+        if total >= max(self.stick_on, e.rules.stick_min) and not shot4:
             return (E.EV_STICK, seat, 0, 0)
         if e.casino:
             if n == 2 and 9 <= total <= 11 and not e.hand_flags(slot) & E.F_DOUBLED:

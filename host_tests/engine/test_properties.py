@@ -1,6 +1,7 @@
 """Property tests (hypothesis): on random event streams, legal and illegal, under random
 presets and random `classic` option sets, the engine never raises, R1 and R2 hold after
-every event, and a rejected event never changes the state."""
+every event, a rejected event never changes the state, and a three-card hand that shot for its
+fourth card (X4) never ends without it."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -76,6 +77,16 @@ def check_r2(e):
         assert on_table[code] <= e.packs
 
 
+def check_x4(e):
+    """X4: a shoot bet before the fourth card asks for it: no such hand ends on three cards."""
+    if e.in_deal():
+        for i in range(e.norder):
+            slot = e.slot_at(i)
+            f = e.hand_flags(slot)
+            if f & E.F_SHOT4 and e.ncards(slot) == 3:
+                assert not f & E.F_DONE, "X4: a hand ended on three cards after its shoot bet"
+
+
 def random_event(draw, e):
     kind = draw(st.integers(E.EV_CARD, E.EV_VOID + 3))
     if kind > E.EV_VOID:
@@ -118,6 +129,7 @@ def test_random_streams_keep_r1_r2_and_rejections_change_nothing(table, data):
             assert snapshot(e) == before, "rejected %r changed the state (%s)" % (ev, why)
         assert e.total_money() == 0, "R1 broken after %r" % (ev,)
         check_r2(e)
+        check_x4(e)
     assert accepted > 0
 
 
@@ -136,6 +148,7 @@ def test_scripted_sessions_settle_and_conserve(table, seed):
         ev = bot.next_event()
         assert e.apply(*ev) is None, ev
         assert e.total_money() == 0
+        check_x4(e)
         if e.deals_ended != ended:
             ended = e.deals_ended
             assert not e.in_deal()
