@@ -39,6 +39,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/bench_app.py
 	$(PY) tools/odds.py --packs 8 --dealer h17
 	$(PY) tools/odds.py --packs 8 --dealer s17
+	$(PY) tools/odds.py --packs 8 --dealer casino
 	$(PY) tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic --seed 1 --packs 8
 	$(PY) tools/bench_reader.py
 	$(PY) tools/bench_load.py

@@ -3,8 +3,9 @@
 Runs on CPython and MicroPython. `Autoplayer(engine, seed).next_event()` answers the next
 transcript event a sensible table would produce: cards are drawn from the top layer of
 the engine's own shoe model (the physical shoe: the rest of the pack above the cards that
-went under it), players stick on 16 or more, split aces and eights, buy small hands and
-twist the rest; the banker draws below 17. `play_session(...)` returns transcript lines.
+went under it), players stick on 16 or more (never on three cards after a shoot bet for the
+fourth, X4), split aces and eights, buy small hands and twist the rest; the banker draws
+below 17. `play_session(...)` returns transcript lines.
 """
 import sys
 

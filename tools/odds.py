@@ -22,9 +22,13 @@ Rules used (see docs/RULES.md):
 Drawing rules (the dealer draws while the rule says so, and never beyond five
 cards or past a bust):
 
-* ``h17``  -- K1 ``casino``: draws to soft 17 inclusive, i.e. draws below 17 and
-  on a soft 17; stands on hard 17+ and on 18+.
+* ``h17``  -- blackjack's "hits soft 17": draws below 17 and on a soft 17 (C3: an
+  ace counting 11); stands on hard 17+ and on 18+.
 * ``s17``  -- draws below 17, stands on every 17 (soft or hard) and above.
+* ``casino`` -- K1 ``casino``, the engine's dealer, whose source (seed 003) calls
+  soft any 17 holding an ace: draws below 17 and on a 17 with an ace among its
+  cards (A-6, and T-6-A or A-6-K too, where the ace counts 1); stands on a 17
+  without an ace and on 18+.
 * ``draw-to-N`` (12 <= N <= 21) -- draws while the total is below N, stands at
   N or more (soft totals count as in C3).
 
@@ -42,13 +46,14 @@ deal).
 Library use::
 
     from odds import dealer_outcomes, shoe_counts
-    dealer_outcomes(shoe_counts(packs=8), "h17")            # floats
+    dealer_outcomes(shoe_counts(packs=8), "casino")         # floats
     dealer_outcomes([4]*9 + [16], "s17", exact=True)         # Fractions
     dealer_outcomes(shoe_counts(1), "h17", upcard="T")       # given first card
 
 Command line::
 
     python3 tools/odds.py --packs 8 --dealer h17 --json
+    python3 tools/odds.py --packs 8 --dealer casino
     python3 tools/odds.py --dealer s17 --remove 5H,KS,10d
     python3 tools/odds.py --shoe A=4,2=4,3=4,4=4,5=4,6=4,7=4,8=4,9=4,T=16 --dealer draw-to-16
     python3 tools/odds.py --packs 8 --dealer h17 --upcard 6
@@ -70,7 +75,10 @@ MAX_PACKS = 1000
 
 CARD_RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-RULE_HELP = "h17, s17 or draw-to-N with 12 <= N <= 21"
+RULE_HELP = "h17, s17, casino or draw-to-N with 12 <= N <= 21"
+# What the dealer does on a total equal to the threshold (below it he draws, above it he
+# stands): stand, draw when the hand is soft (C3), draw when any of its cards is an ace.
+STAND, DRAW_SOFT, DRAW_ACE = "stand", "soft", "ace"
 
 
 class OddsError(ValueError):
@@ -80,22 +88,25 @@ class OddsError(ValueError):
 # ---------------------------------------------------------------- rules
 
 def parse_rule(rule):
-    """Return ``(threshold, hits_soft_threshold)`` for a rule name.
+    """Return ``(threshold, at_threshold)`` for a rule name.
 
-    The dealer draws while ``total < threshold``, and also on a soft total
-    equal to the threshold when ``hits_soft_threshold`` is true (h17).
+    The dealer draws while ``total < threshold``; on a total equal to the
+    threshold he draws when the hand is soft (``DRAW_SOFT``, h17), when any of its
+    cards is an ace (``DRAW_ACE``, casino), or never (``STAND``).
     """
     if not isinstance(rule, str):
         raise OddsError("rule must be a string: %s" % RULE_HELP)
     r = rule.strip().lower()
     if r == "h17":
-        return 17, True
+        return 17, DRAW_SOFT
     if r == "s17":
-        return 17, False
+        return 17, STAND
+    if r == "casino":
+        return 17, DRAW_ACE
     if r.startswith("draw-to-"):
         tail = r[len("draw-to-"):]
         if tail.isdigit() and 12 <= int(tail) <= 21:
-            return int(tail), False
+            return int(tail), STAND
     raise OddsError("unknown drawing rule %r: allowed %s" % (rule, RULE_HELP))
 
 
@@ -210,7 +221,14 @@ def _falling(n, k):
     return p
 
 
-def _weights(counts, threshold, hit_soft, start):
+def _draws(total, soft, ace, threshold, at_threshold):
+    """Whether the dealer takes another card (two cards or more, not bust)."""
+    if total != threshold:
+        return total < threshold
+    return (at_threshold == DRAW_SOFT and soft) or (at_threshold == DRAW_ACE and ace)
+
+
+def _weights(counts, threshold, at_threshold, start):
     """Integer outcome weights and their common denominator.
 
     ``start`` is the dealer's hand so far (drawn-rank counts, at most one card
@@ -241,7 +259,7 @@ def _weights(counts, threshold, hit_soft, start):
             outcome = "pontoon"                          # H1
         elif ncards == MAX_CARDS:
             outcome = "five-card-trick"                  # H2, K1 stop at five
-        elif ncards >= 2 and not (total < threshold or (hit_soft and soft and total == threshold)):
+        elif ncards >= 2 and not _draws(total, soft, drawn[ACE] > 0, threshold, at_threshold):
             outcome = str(total)                         # stands
         if outcome is not None:
             res = {outcome: free}
@@ -271,7 +289,7 @@ def dealer_outcomes(counts, rule, upcard=None, exact=False):
 
     counts -- 10 non-negative ints, the shoe by rank: A, 2, ..., 9, T (T = all
               ten-values). The dealer's cards come out of this shoe.
-    rule   -- "h17", "s17" or "draw-to-N" (12 <= N <= 21).
+    rule   -- "h17", "s17", "casino" or "draw-to-N" (12 <= N <= 21).
     upcard -- optional rank (A, 2-9, T/10/J/Q/K): condition on the dealer's
               first card being that rank (it is taken from ``counts``).
     exact  -- return ``fractions.Fraction`` values instead of floats.
@@ -279,7 +297,7 @@ def dealer_outcomes(counts, rule, upcard=None, exact=False):
     Returns a dict with the keys of ``outcome_keys(rule)`` in that order; the
     values sum to 1. Raises OddsError (a ValueError) on bad input.
     """
-    threshold, hit_soft = parse_rule(rule)
+    threshold, at_threshold = parse_rule(rule)
     counts = _check_counts(list(counts))
     start = [0] * 10
     if upcard is not None:
@@ -290,7 +308,7 @@ def dealer_outcomes(counts, rule, upcard=None, exact=False):
     if sum(counts) < MAX_CARDS:
         raise OddsError("the shoe must hold at least %d cards (the dealer may draw five), got %d"
                         % (MAX_CARDS, sum(counts)))
-    weights, denom = _weights(counts, threshold, hit_soft, start)
+    weights, denom = _weights(counts, threshold, at_threshold, start)
     keys = outcome_keys(rule)
     unknown = set(weights) - set(keys)
     assert not unknown, unknown                          # cannot happen: totals >= threshold

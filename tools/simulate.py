@@ -11,7 +11,9 @@ fresh engine before each deal instead (the engine starts with a freshly shuffled
 accepts a `shuffle` only when it asks for one), so every deal sees a full shoe.
 
 Players follow tools/strategies.py (`stick-on-N`, `basic` for casino); the banker of
-`table`/`classic` follows `draw-below-N`. Each player seat stakes `--stake` units per deal.
+`table`/`classic` follows `draw-below-N` or `casino` (the casino dealer's K1 rule: he draws on
+any 17 holding an ace, as the engine's casino dealer does by himself). Each player seat stakes
+`--stake` units per deal.
 In `table` a session ends after eight deals (T1): the next deal starts a new session with a
 random first banker (the cut, B1, is not simulated). Seats: `casino` counts player seats
 (1-7, the house deals); `table`/`classic` count every participant, the banker included
@@ -309,7 +311,8 @@ class Simulation:
             elif ph == E.PH_PLAY and e.pend == E.PEND_NONE:
                 self._player_turn(e.current_slot())
             elif ph == E.PH_BANKER and not self.casino:
-                if self.banker.draw(e.hand_total(0), e.hand_soft(0), e.ncards(0)):
+                if self.banker.draw(e.hand_total(0), e.hand_soft(0), e.ncards(0),
+                                    H.has_ace(e.hb, 0, e.ncards(0))):
                     self._card()
                 else:
                     self._apply(E.EV_STAND)
@@ -417,7 +420,7 @@ class Simulation:
             "packs": self.engine.packs if self.engine else self.packs,
             "seats": self.seats,
             "strategy": self.player.name,
-            "banker": self.banker.name if self.banker else "house-h17",
+            "banker": self.banker.name if self.banker else "house-casino",  # K1
             "stake": self.stake,
             "seed": self.seed,
             "reshuffle_every_deal": self.reshuffle,
@@ -626,7 +629,8 @@ def _build_parser():
                    help="players: stick-on-N or basic (casino; default basic there, "
                         "stick-on-16 elsewhere)")
     p.add_argument("--banker", default=None,
-                   help="table/classic banker: draw-below-N (default draw-below-17)")
+                   help="table/classic banker: draw-below-N or casino (the casino dealer's "
+                        "K1 rule; default draw-below-17)")
     p.add_argument("--stake", default="1", help="units each player stakes per deal (default 1)")
     p.add_argument("--seed", default="1", help="random seed (default 1)")
     p.add_argument("--reshuffle-every-deal", action="store_true",

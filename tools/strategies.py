@@ -10,7 +10,8 @@ Players
                 closed until the player stands or busts", so the player sees no dealer card:
                 the decision depends on the player's own hand only (total, soft or hard,
                 number of cards, whether it may still double or split). The values come
-                from the exact h17 dealer distribution of tools/odds.py for a full shoe of
+                from the exact distribution of the casino dealer (K1: he draws on any 17
+                holding an ace, rule `casino` of tools/odds.py) for a full shoe of
                 the same packs, conditioned on the dealer holding no Pontoon (D4: the dealer
                 checks first), and the player's cards drawn with full-shoe probabilities:
                   * stand (P6: only at 15 or more), ties lose (H7, S4), a 3-4 card 21 beats
@@ -29,6 +30,8 @@ Bankers (`table`, `classic`; the casino dealer draws by itself, K1)
 --------------------------------------------------------------------
 ``draw-below-N``  draw while the total is below N, stand at N or more (K1: the banker may
                   stand at any total; five cards or a bust end the turn by themselves).
+``casino``        the casino dealer's rule (K1 `casino`, seed 003): draw below 17 and on a
+                  17 holding an ace, stand on 17 without one and on 18 or more.
 """
 import os
 import sys
@@ -115,7 +118,7 @@ class CasinoBasic:
     def __init__(self, packs=8, stick_min=15):
         self.stick_min = stick_min
         counts = odds.shoe_counts(packs)
-        d = odds.dealer_outcomes(counts, "h17")
+        d = odds.dealer_outcomes(counts, "casino")  # the engine's dealer (K1)
         nopontoon = 1.0 - d["pontoon"]
         self.dealer = {k: v / nopontoon for k, v in d.items() if k != "pontoon"}
         cards = float(sum(counts))
@@ -245,8 +248,18 @@ class DrawBelow:
         self.n = n
         self.name = "draw-below-%d" % n
 
-    def draw(self, total, soft, ncards):
+    def draw(self, total, soft, ncards, ace=False):
         return total < self.n
+
+
+class CasinoDealer:
+    """The casino dealer's rule for a banker (K1 `casino`, seed 003): a 17 holding an ace
+    is soft and draws; `ace`: one of the banker's cards is an ace."""
+
+    name = "casino"
+
+    def draw(self, total, soft, ncards, ace=False):
+        return total < 17 or (total == 17 and ace)
 
 
 def parse_banker(name, rules):
@@ -258,4 +271,6 @@ def parse_banker(name, rules):
         if not tail.isdigit() or not 2 <= int(tail) <= 22:
             raise StrategyError("draw-below-N needs N from 2 to 22 (got %r)" % name)
         return DrawBelow(int(tail))
-    raise StrategyError("unknown banker strategy %r (allowed: draw-below-N)" % name)
+    if name == "casino":
+        return CasinoDealer()
+    raise StrategyError("unknown banker strategy %r (allowed: draw-below-N, casino)" % name)

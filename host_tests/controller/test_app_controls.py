@@ -213,3 +213,29 @@ def test_no_stake_is_shown_before_the_seat_has_staked(bench):
     assert not any(line.startswith("Stake") for line in bench.screen(2)[:7]), bench.screen(2)
     bench.send("stake 2 4")
     assert "Stake 4" in bench.screen(1), bench.screen(1)
+
+
+def test_a_fourth_card_shoot_takes_stick_away_until_undone(tmp_path):
+    # X4: a shoot bet before the fourth card asks for that card: STICK is no longer offered
+    # nor taken; UNDO of the bet (the journal replayed without it) offers it again.
+    b = Bench(str(tmp_path / "flash"),
+              settings="preset = classic\nseats = 3\nbanker = 3\nshoot = on\n")
+    assert b.send("kitty 50").startswith("ok #")
+    deal_round(b, ["5C", "2C", "TC"])
+    for seat in (1, 2):
+        assert b.send("stake %d 1" % seat).startswith("ok #")
+    deal_round(b, ["4C", "3C", "7C"])                     # seat 1: 9
+    b.press("TWIST")
+    deal_round(b, ["TD"])                                  # 19 in three cards
+    assert b.screen(0)[7] == "STICK TWIST"
+    assert b.send("shoot 1 5").startswith("ok #")
+    assert b.screen(0)[7] == "TWIST"
+    b.press("STICK")
+    assert any(x.startswith("! a shoot bet before the fourth card asks for it: twist or "
+                            "buy, not stick (X4)") for x in b.out[-3:]), b.out[-3:]
+    assert b.journal().endswith("shoot 1 5\n")
+    b.press("UNDO")
+    assert b.journal().endswith("card TD\n")
+    assert b.screen(0)[7] == "STICK TWIST"
+    b.press("STICK")
+    assert b.journal().endswith("stick 1\n")

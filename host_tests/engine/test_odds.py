@@ -38,9 +38,13 @@ def best_total(cards):
     return min(sums), False
 
 
-def wants_card(rule, total, soft):
+def wants_card(rule, total, soft, cards):
     if rule == "h17":
         return total < 17 or (total == 17 and soft)
+    if rule == "casino":
+        # seed 003: "draw on a soft 17 (two, three or four cards totalling 17, if one of
+        # them is an ace) or lower"; stand on 17 without an ace and on 18 or more
+        return total < 17 or (total == 17 and 1 in cards)
     if rule == "s17":
         return total < 17
     n = int(rule[len("draw-to-"):])
@@ -59,7 +63,7 @@ def final_outcome(cards, rule):
         return "pontoon"
     if len(cards) == 5:
         return "five-card-trick"
-    if wants_card(rule, total, soft):
+    if wants_card(rule, total, soft, cards):
         return None
     return str(total)
 
@@ -163,6 +167,20 @@ def test_hand_computed_soft_17_shoe():
                        "18": F(2, 10), "19": F(3, 10), "20": 0, "21": F(2, 10), "bust": 0}
 
 
+def test_hand_computed_casino_17_with_an_ace():
+    # Shoe A, 6, T, T, T worked out by hand (20 ordered first pairs). A-T: Pontoon (6/20);
+    # T-T: 20 (6/20); A-6 (2/20): soft 17, both draw a T: A-6-T is 17 with an ace; T-6
+    # (6/20): 16 draws, the A (1/3) makes T-6-A, 17 with an ace, a T (2/3) busts. h17 stands
+    # on those hard 17s; the casino dealer (K1, seed 003) draws again, a T: bust.
+    counts = [1, 0, 0, 0, 0, 1, 0, 0, 0, 3]
+    h = odds.dealer_outcomes(counts, "h17", exact=True)
+    assert dict(h) == {"pontoon": F(6, 20), "five-card-trick": 0, "17": F(4, 20), "18": 0,
+                       "19": 0, "20": F(6, 20), "21": 0, "bust": F(4, 20)}
+    c = odds.dealer_outcomes(counts, "casino", exact=True)
+    assert dict(c) == {"pontoon": F(6, 20), "five-card-trick": 0, "17": 0, "18": 0,
+                       "19": 0, "20": F(6, 20), "21": 0, "bust": F(8, 20)}
+
+
 def test_hand_computed_small_shoes():
     # A + four ten-values: A-T / T-A is a Pontoon (2/5), T-T stands on 20.
     r = odds.dealer_outcomes([1, 0, 0, 0, 0, 0, 0, 0, 0, 4], "h17", exact=True)
@@ -202,6 +220,8 @@ SMALL_SHOES = [
     ([2, 0, 0, 0, 0, 2, 0, 0, 0, 3], "s17"),
     ([2, 1, 1, 1, 1, 1, 0, 0, 0, 3], "h17"),
     ([1, 2, 2, 2, 0, 0, 0, 0, 1, 2], "s17"),
+    ([2, 0, 0, 0, 0, 2, 0, 0, 0, 3], "casino"),  # T-6-A and A-6-T: 17s with an ace
+    ([2, 1, 1, 1, 1, 1, 0, 0, 0, 3], "casino"),
     ([3, 3, 2, 2, 0, 0, 0, 0, 0, 0], "draw-to-21"),   # five-card tricks
     ([1, 1, 1, 1, 1, 1, 1, 1, 1, 2], "draw-to-14"),
 ]
@@ -229,6 +249,7 @@ def test_single_pack_draw_to_12_matches_physical_card_enumeration():
 
 
 @pytest.mark.parametrize("packs,rule", [(1, "h17"), (1, "s17"), (8, "h17"), (8, "s17"),
+                                        (1, "casino"), (8, "casino"),
                                         (2, "draw-to-16"), (1, "draw-to-19")])
 def test_full_shoes_match_rank_tree(packs, rule):
     counts = odds.shoe_counts(packs)
@@ -238,7 +259,7 @@ def test_full_shoes_match_rank_tree(packs, rule):
 @settings(max_examples=30, deadline=None)
 @given(counts=st.lists(st.integers(0, 2), min_size=10, max_size=10)
        .filter(lambda c: 5 <= sum(c) <= 8),
-       rule=st.sampled_from(["h17", "s17", "draw-to-12", "draw-to-15", "draw-to-17",
+       rule=st.sampled_from(["h17", "s17", "casino", "draw-to-12", "draw-to-15", "draw-to-17",
                              "draw-to-20", "draw-to-21"]))
 def test_random_small_shoes_match_brute_force(counts, rule):
     assert_same(odds.dealer_outcomes(counts, rule, exact=True),
@@ -247,7 +268,7 @@ def test_random_small_shoes_match_brute_force(counts, rule):
 
 # ------------------------------------------------------------ identities
 
-@pytest.mark.parametrize("rule", ["h17", "s17", "draw-to-13"])
+@pytest.mark.parametrize("rule", ["h17", "s17", "casino", "draw-to-13"])
 def test_upcard_mixture_equals_unconditional(rule):
     counts = odds.shoe_counts(1, ["AS", "5H", "KD", "KC"])
     n = sum(counts)
@@ -270,6 +291,19 @@ def test_h17_differs_from_s17_only_through_soft_17():
         assert h[k] > s[k]
     # draw-to-17 is s17 by definition.
     assert odds.dealer_outcomes(c8, "draw-to-17", exact=True) == s
+
+
+def test_casino_differs_from_h17_only_through_17s_with_a_hard_ace():
+    # K1 casino draws on every 17 holding an ace, h17 only on the soft ones (C3): the
+    # casino dealer ends on 17 less often and draws on to everything else more often.
+    c8 = odds.shoe_counts(8)
+    h = odds.dealer_outcomes(c8, "h17", exact=True)
+    c = odds.dealer_outcomes(c8, "casino", exact=True)
+    assert c["pontoon"] == h["pontoon"]
+    assert c["17"] < h["17"]
+    for k in ("five-card-trick", "18", "19", "20", "21", "bust"):
+        assert c[k] > h[k], k
+    assert sum(c.values()) == sum(h.values()) == 1
 
 
 def test_shoe_counts_and_removal():
@@ -299,7 +333,7 @@ def test_library_rejects_bad_input():
 
 def test_float_results_sum_to_one():
     for packs in (1, 2, 6, 8):
-        for rule in ("h17", "s17", "draw-to-12", "draw-to-16", "draw-to-21"):
+        for rule in ("h17", "s17", "casino", "draw-to-12", "draw-to-16", "draw-to-21"):
             r = odds.dealer_outcomes(odds.shoe_counts(packs), rule)
             assert all(isinstance(v, float) and 0 <= v <= 1 for v in r.values())
             assert abs(sum(r.values()) - 1) < 1e-12
@@ -356,7 +390,7 @@ def test_cli_table():
 
 
 @pytest.mark.parametrize("args,needles", [
-    (["--dealer", "foo"], ["foo", "h17", "s17", "draw-to-N"]),
+    (["--dealer", "foo"], ["foo", "h17", "s17", "casino", "draw-to-N"]),
     (["--dealer", "draw-to-25"], ["draw-to-25", "12 <= N <= 21"]),
     (["--packs", "0"], ["--packs", "'0'", "1 to"]),
     (["--packs", "two"], ["--packs", "two"]),

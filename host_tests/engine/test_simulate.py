@@ -36,10 +36,11 @@ def run_cli(*args, timeout=120):
 
 # ------------------------------------------------------------------ dealer vs odds.py
 
-def test_dealer_outcomes_agree_with_exact_h17_odds():
+def test_dealer_outcomes_agree_with_exact_casino_odds():
     """K1 casino: a fresh 8-pack shoe every deal; the dealer's final hand frequencies must
-    fall within the simulation's 99% intervals around tools/odds.py's exact h17 values.
-    (s17 would fail: its P(17) is 0.012 higher, twice this run's 99% half-width.)"""
+    fall within the simulation's 99% intervals around tools/odds.py's exact values for the
+    casino dealer (rule `casino`: he draws on any 17 holding an ace, seed 003). (h17 would
+    fail: its P(17) is 0.018 higher, over three times this run's 99% half-width.)"""
     rules = parse_rules(["casino"])
     player = S.parse_strategy("basic", rules, 8)
     sim = simulate.Simulation(rules, 2, player, packs=8, seed=7, reshuffle_every_deal=True)
@@ -47,7 +48,8 @@ def test_dealer_outcomes_agree_with_exact_h17_odds():
     summary = sim.summary()
     assert summary["deals"] == 30000
     assert summary["shuffles"] == 0 and summary["sessions"] == 30000  # a fresh shoe each deal
-    exact = odds.dealer_outcomes(odds.shoe_counts(8), "h17")
+    assert summary["banker"] == "house-casino"
+    exact = odds.dealer_outcomes(odds.shoe_counts(8), "casino")
     got = summary["dealer_if_played"]
     assert set(got) == set(exact)
     # The dealer did not play only when both player hands bust: rare, and missing at random
@@ -57,6 +59,25 @@ def test_dealer_outcomes_agree_with_exact_h17_odds():
         est = got[key]
         assert abs(est["p"] - p) <= Z99 * est["se"], (key, est, p)
     assert abs(sum(v["p"] for v in got.values()) - 1.0) < 1e-9
+
+
+def test_a_banker_on_the_casino_rule_agrees_with_its_exact_odds():
+    """`--banker casino` (the casino dealer's K1 rule for a table banker) through the real
+    engine: a fresh 8-pack shoe every deal, the banker's final hands within the 99%
+    intervals around tools/odds.py's exact `casino` values."""
+    rules = parse_rules(["table"])
+    sim = simulate.Simulation(rules, 3, S.parse_strategy("stick-on-16", rules),
+                              S.parse_banker("casino", rules), packs=8, seed=5,
+                              reshuffle_every_deal=True)
+    sim.run(20000)
+    summary = sim.summary()
+    assert summary["banker"] == "casino"
+    exact = odds.dealer_outcomes(odds.shoe_counts(8), "casino")
+    got = summary["dealer_if_played"]
+    assert set(got) == set(exact)
+    for key, p in exact.items():
+        est = got[key]
+        assert abs(est["p"] - p) <= Z99 * est["se"], (key, est, p)
 
 
 # ------------------------------------------------------------------ statistics
@@ -214,6 +235,13 @@ def test_strategy_and_banker_names():
             S.parse_strategy(bad, rules)
     assert S.parse_banker("draw-below-17", table).draw(16, False, 2)
     assert not S.parse_banker("draw-below-17", table).draw(17, False, 2)
+    # K1 casino's rule for a banker (seed 003): a 17 with an ace draws, T-6-A included
+    like_casino = S.parse_banker("casino", table)
+    assert like_casino.name == "casino"
+    assert like_casino.draw(16, False, 2, False) and like_casino.draw(17, True, 2, True)
+    assert like_casino.draw(17, False, 3, True)             # T-6-A: hard 17 with an ace
+    assert not like_casino.draw(17, False, 2, False)        # T-7
+    assert not like_casino.draw(18, False, 4, True)         # T-6-A-A
     with pytest.raises(S.StrategyError):
         S.parse_banker("draw-below-17", casino)  # K1: the dealer draws by itself
     with pytest.raises(S.StrategyError):

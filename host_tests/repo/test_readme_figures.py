@@ -1,7 +1,8 @@
 """The README's figures are copied from `make bench`, and each table names the output line
 it copied. The quick, deterministic ones are checked here against a fresh run: the bus
-figures of tools/bench_hw.py (simulated clock) and the exact odds of tools/odds.py. (The
-heap searches and speeds of bench_engine.py / bench_app.py take minutes: `make bench`.)"""
+figures of tools/bench_hw.py (simulated clock) and the exact odds of tools/odds.py (h17, s17
+and the casino dealer's rule). (The heap searches and speeds of bench_engine.py /
+bench_app.py take minutes: `make bench`.)"""
 import os
 import re
 import subprocess
@@ -43,6 +44,7 @@ def test_bench_makes_every_readme_figure():
     text = readme()
     for cmd in ("tools/bench_engine.py", "tools/bench_hw.py", "tools/bench_app.py",
                 "tools/odds.py --packs 8 --dealer h17", "tools/odds.py --packs 8 --dealer s17",
+                "tools/odds.py --packs 8 --dealer casino",
                 "tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic "
                 "--seed 1 --packs 8"):
         assert cmd in bench, cmd
@@ -70,7 +72,7 @@ def test_bus_figures_match_bench_hw():
 
 def test_odds_table_matches_odds_py():
     table = section(readme(), "Eight packs (416 cards), printed by")
-    for column, rule in ((1, "h17"), (2, "s17")):
+    for column, rule in ((1, "h17"), (2, "s17"), (3, "casino")):
         out = run("tools/odds.py", "--packs", "8", "--dealer", rule)
         printed = {ln.split()[0]: ln.split()[1] for ln in out.splitlines()[3:-1]}
         rows = [r for r in table.splitlines() if r.startswith("| ") and "%" in r]
