@@ -23,6 +23,8 @@ import socket
 import sys
 import webbrowser
 
+import cli  # noqa: F401  (first: the project's Python; quiet when piped to head)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import livetable as L  # noqa: E402
