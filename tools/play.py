@@ -2,7 +2,7 @@
 """`make play`: sit at the simulated table in a web browser.
 
     .venv/bin/python tools/play.py [--seats N] [--preset table|classic|casino] [--seed N]
-                                   [--banker S] [--port P] [--speed X] [--heap 256k]
+                                   [--banker S] [--port P] [--speed X] [--heap 320k]
                                    [--flash DIR] [--keep] [--no-browser]
 
 The firmware runs on the MicroPython VM with the simulated board, as in `make sim`

@@ -158,13 +158,17 @@ def test_debounce_ignores_a_glitch(bench):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("seats = 12\n", "settings.txt: seats must be 2 to 8, the banker included, not 12"),
-    ("seats = 9\n", "settings.txt: seats must be 2 to 8, the banker included, not 9"),
+    ("seats = 12\n", "settings.txt line 1: seats must be 2 to 8, the banker included, not 12"),
+    ("seats = 9\n", "settings.txt line 1: seats must be 2 to 8, the banker included, not 9"),
     ("preset = poker\n", "settings.txt line 1: preset must be table, classic or casino"),
     ("seats 4\n", "settings.txt line 1: 'seats 4' is not a 'key = value' line"),
-    ("preset = table\nshoot = on\n", "settings.txt: option 'shoot' does not apply"),
-    ("banker = 7\n", "settings.txt: banker must be a seat from 1 to 4"),
+    ("preset = table\nshoot = on\n", "settings.txt line 2: option 'shoot' does not apply"),
+    ("banker = 7\n", "settings.txt line 1: banker must be a seat from 1 to 4"),
     ("height = 48\n", "settings.txt line 1: height must be 32 or 64"),
+    # every bad line at once, each with its number (not one a boot)
+    ("preset = poker\nseats 4\n\nheight = 48\n", "settings.txt line 1: preset must be "
+     "table, classic or casino, not 'poker'; line 2: 'seats 4' is not a 'key = value' line; "
+     "line 4: height must be 32 or 64"),
 ])
 def test_bad_settings_stop_the_table_with_a_clear_message(tmp_path, text, message):
     b = Bench(str(tmp_path / "f"), settings=text)

@@ -87,4 +87,4 @@ def test_a_stopped_table_ends_the_run_with_its_error_instead_of_hanging():
     runner.boot()
     with pytest.raises(S.TableStopped) as e:
         runner.run()
-    assert "settings.txt: seats must be 2 to 8, the banker included, not 9" in str(e.value)
+    assert "settings.txt line 1: seats must be 2 to 8, the banker included, not 9" in str(e.value)
