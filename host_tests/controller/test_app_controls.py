@@ -87,7 +87,7 @@ def test_undo_refused_after_a_card(bench):
     bench.press("UNDO")
     assert bench.out[-1].startswith("! UNDO cannot take back a dealt card") or \
         any(x.startswith("! UNDO cannot take back a dealt card") for x in bench.out[-3:])
-    assert "UNDO cannot take back" in bench.screen(8)[7]
+    assert " ".join(bench.screen(8)[6:]) == "UNDO cannot take back a dealt card"   # whole
     assert bench.t.nev == 3
 
 
@@ -107,6 +107,9 @@ def test_turn_buttons_buy_twist_stick_and_undo_limits(bench):
     assert "9D" not in "".join(bench.screen(0)) and "face down" in bench.screen(8)[1]
     bench.press("STICK")                                  # 12: refused (P6)
     assert any(x.startswith("! stick needs a total of 15") for x in bench.out[-3:])
+    for i in (1, 8):                     # whole on the seat's display and the banker's
+        assert bench.screen(i)[6:] == ["stick needs a total", "of 15 or more (P6)"], \
+            bench.screen(i)
     bench.press("BUY")
     bench.press("PLUS")
     bench.press("PLUS")
@@ -207,7 +210,8 @@ def test_reader_anomaly_is_reported(bench):
     bench.world.pn532.put(tag)
     bench.settle(200)
     assert any(x.startswith("! reader not-a-card") for x in bench.out), bench.out[-5:]
-    assert "not-a-card" in bench.screen(8)[7]
+    said = [x[2:] for x in bench.out if x.startswith("! reader not-a-card")][-1]
+    assert " ".join(bench.screen(8)).endswith(said), (said, bench.screen(8))   # whole
     assert bench.t.nev == 0
 
 
