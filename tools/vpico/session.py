@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """`make vpico`: the firmware plays a whole session on the virtual Pico.
 
-    .venv/bin/python tools/vpico/session.py [--seats 8] [--seed 1] [--deals 0]
-                                            [--out out/vpico] [--no-images]
+    .venv/bin/python tools/vpico/session.py [--seats 8] [--seed 1] [--out out/vpico]
+                                            [--no-images]
 
 A fresh emulated Pico (the shoe's own UF2 from `make uf2` on rp2040js; --stock: the stock
 MicroPython v1.28.0 UF2) gets settings.txt, then `make deploy PORT=socket://127.0.0.1:PORT`
 (mpremote over the emulated USB serial line: on the shoe's UF2 no code, on the stock one
 the .mpy files); it is power-cycled and the scripted players (tools/simtable.py)
-play an eight-deal `table` session (--deals N: a shorter one) through the buttons, the reader and the serial line.
+play an eight-deal `table` session through the buttons, the reader and the serial line.
 Screens are shown as in `make sim` and saved under --out (frames/, table.gif,
 table_final.png); the flash image stays there (flash.bin). Printed, from the Pico and the
 emulated clock: heap free at the fresh prompt, after the firmware's imports and boot, the
@@ -42,8 +42,6 @@ def parse_args(argv):
     ap = _Args(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seats", type=int, default=8, choices=range(2, 9), metavar="2..8")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--deals", type=int, default=0, choices=range(0, 9), metavar="0..8",
-                    help="deals in the session (0: the preset's eight)")
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "vpico"))
     ap.add_argument("--no-images", action="store_true")
     ap.add_argument("--stock", action="store_true",
@@ -70,7 +68,7 @@ def main(argv):
         for n in os.listdir(frames):
             if n.endswith(".png"):
                 os.remove(os.path.join(frames, n))
-    head, events = S.script_session("table", a.seats, a.seed, deals=a.deals)
+    head, events = S.script_session("table", a.seats, a.seed)
     t_start = time.monotonic()
     from vpico import pico as P
     firmware = P.STOCK if a.stock else P.FROZEN
