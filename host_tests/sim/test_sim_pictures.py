@@ -38,7 +38,18 @@ def lit_rows(img, x0, y0):
 def test_frames_and_gif(tmp_path):
     from PIL import Image
     out = str(tmp_path / "out")
-    run_sim(out)
+    said = run_sim(out).stdout.splitlines()
+    # what happened, a line a deal (the replayer's ledger of the kept session), and where
+    # the pictures went, last
+    deals = [ln for ln in said if re.match(r"^deal \d+", ln)]
+    assert len(deals) == 1, said[-30:]
+    assert re.match(r"^deal 1: bank seat \d has [2-9TJQKA][SHDC] .*= .*; seat \d [2-9TJQKA]"
+                    r"[SHDC] .*, (wins \d+|pays \d+|stands off).*; the bank (takes \d+|pays out \d+|is even)",
+                    deals[0]), deals[0]
+    rel = os.path.relpath(out, ROOT)
+    assert said[-1] == "sim: the pictures are in %s/ (a PNG an event), %s and %s" % (
+        os.path.join(rel, "frames"), os.path.join(rel, "table.gif"),
+        os.path.join(rel, "table_final.png")), said[-1]
     frames = sorted(os.listdir(os.path.join(out, "frames")))
     first = Image.open(os.path.join(out, "frames", frames[0]))
     assert first.mode == "P"
@@ -88,3 +99,19 @@ def test_a_stopped_table_ends_the_run_with_its_error_instead_of_hanging():
     with pytest.raises(S.TableStopped) as e:
         runner.run()
     assert "settings.txt line 1: seats must be 2 to 8, the banker included, not 9" in str(e.value)
+
+
+def test_a_deals_line_says_where_the_bank_went_and_why():
+    import sim
+    pontoon = {"seat": 2, "cards": ["AC", "JH"], "total": 21, "kind": "pontoon", "stake": 1,
+               "net": 2}
+    d = {"number": 3, "counted": True, "void": False, "banker": 1,
+         "banker_hand": {"cards": ["5S", "6S", "9S"], "total": 20, "kind": "ordinary"},
+         "hands": [pontoon, {"seat": 3, "cards": ["QC", "TH", "5D"], "total": 25,
+                             "kind": "bust", "stake": 2, "net": -2}],
+         "net": {"1": 0, "2": 2, "3": -2}}
+    assert sim.deal_line(d, 2, False) == (
+        "deal 3: bank seat 1 has 5S 6S 9S = 20; seat 2 AC JH = Pontoon, wins 2; seat 3 QC TH "
+        "5D = bust 25, pays 2; the bank is even; the bank goes to seat 2 (his Pontoon, N2)")
+    assert sim.deal_line(d, 1, False).endswith("the bank is even")
+    assert sim.deal_line(dict(d, void=True), 1, False) == "deal 3, bank seat 1: void, no pay (N3)"
