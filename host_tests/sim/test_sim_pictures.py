@@ -115,3 +115,35 @@ def test_a_deals_line_says_where_the_bank_went_and_why():
         "5D = bust 25, pays 2; the bank is even; the bank goes to seat 2 (his Pontoon, N2)")
     assert sim.deal_line(d, 1, False).endswith("the bank is even")
     assert sim.deal_line(dict(d, void=True), 1, False) == "deal 3, bank seat 1: void, no pay (N3)"
+
+
+def test_the_pictures_of_playing_md_are_make_sims_frames_of_one_deal(tmp_path):
+    """docs/PLAYING.md's frames are `make sim`'s (four seats, seed 1) byte for byte, and
+    those of its deal are all of the one deal it follows (the session's second)."""
+    doc = os.path.join(ROOT, "docs", "PLAYING.md")
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    named = re.findall(r"\(playing/(frame_(\d{4})\.png)\)", text)
+    on_disk = sorted(n for n in os.listdir(os.path.join(ROOT, "docs", "playing"))
+                     if n.startswith("frame_"))
+    assert sorted(n for n, _ in named) == on_disk
+    out = str(tmp_path / "out")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--speed", "0",
+                        "--seats", "4", "--seed", "1", "--out", out], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    for name, _ in named:
+        with open(os.path.join(ROOT, "docs", "playing", name), "rb") as a, \
+                open(os.path.join(out, "frames", name), "rb") as b:
+            assert a.read() == b.read(), "docs/playing/%s is not make sim's: copy it again" % name
+    # the deal followed: frame k is the table before event k; its events are first..last-1
+    first, last = re.search(r"`make sim`'s frames (\d+) to (\d+)", text).groups()
+    deal = text[text.index("## One deal"):text.index("## The session's end")]
+    ks = [int(k) for k in re.findall(r"playing/frame_(\d{4})\.png", deal)]
+    assert ks and int(first) <= min(ks) and max(ks) <= int(last), ks
+    from replay import replay_lines
+    head, events = S.script_session("table", 4, 1)
+    before = replay_lines(head + events[:int(first)])
+    after = replay_lines(head + events[:int(last)])
+    assert before.deals_ended == 1 and not before.in_deal()
+    assert after.deals_ended == 2 and after.deals == 2 and not after.in_deal()
