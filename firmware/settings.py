@@ -23,7 +23,7 @@
 #   web_timeout = 10          seconds a connection may last (a long poll answers sooner)
 #
 # load() never raises for a bad file: it returns Settings with .error = "settings.txt
-# line N: ..." and default values, so the controller can say so on every display.
+# line N: ...; line M: ..." (every bad line) and default values, so the controller can say so on every display.
 # The table reads the file once, at boot, and lets this parser go (app.py); what it made,
 # a settings_values.Settings, stays.
 from rules import RulesError, seats_error
@@ -112,9 +112,13 @@ def _set(s, key, value):
 
 
 def parse(lines):
-    """Settings from an iterable of text lines (never raises)."""
+    """Settings from an iterable of text lines (never raises). Every bad line is reported,
+    each with its number, in one error text; a whole-file check (the seats for the preset,
+    a rules option) names the line of the key it concerns."""
     s = Settings()
     s.found = True
+    errors = []
+    at = {}                          # key -> the line that set it
     number = 0
     for line in lines:
         number += 1
@@ -122,7 +126,8 @@ def parse(lines):
             try:
                 line = line.decode("utf-8")
             except UnicodeError:
-                return _bad(s, number, "not UTF-8 text")
+                errors.append((number, "not UTF-8 text"))
+                continue
         h = line.find("#")
         if h >= 0:
             line = line[:h]
@@ -131,28 +136,46 @@ def parse(lines):
             continue
         eq = line.find("=")
         if eq <= 0:
-            return _bad(s, number, "'%s' is not a 'key = value' line" % line)
+            errors.append((number, "'%s' is not a 'key = value' line" % line))
+            continue
         key = line[:eq].strip()
         value = line[eq + 1:].strip()
         if not value or (" " in value and key not in _TEXTS):
-            return _bad(s, number, "%s needs one value" % key)
+            errors.append((number, "%s needs one value" % key))
+            continue
         why = _set(s, key, value)
         if why:
-            return _bad(s, number, why)
-    try:
-        s.rules()
-    except RulesError as e:
-        return _bad(s, 0, str(e))
-    why = seats_error(s.preset, s.seats, s.banker)
-    if why:
-        return _bad(s, 0, why + (" (remove 'banker')" if why.startswith("casino has") else ""))
+            errors.append((number, why))
+        else:
+            at[key] = number
+    if not errors:
+        try:
+            s.rules()
+        except RulesError as e:
+            why = str(e)
+            line = 0
+            for key in at:
+                if "'%s'" % key in why:
+                    line = at[key]
+            errors.append((line, why))
+    if not errors:
+        why = seats_error(s.preset, s.seats, s.banker)
+        if why:
+            if why.startswith("casino has"):
+                why += " (remove 'banker')"
+            key = "banker" if why.startswith("banker") or why.startswith("casino has") \
+                else "seats"
+            errors.append((at.get(key, 0) or at.get("preset", 0), why))
+    if errors:
+        return _bad(errors)
     return s
 
 
-def _bad(s, number, why):
+def _bad(errors):
     d = Settings()
     d.found = True
-    d.error = ("settings.txt line %d: %s" % (number, why)) if number else ("settings.txt: " + why)
+    d.error = "settings.txt" + ";".join([(" line %d: %s" % (n, why)) if n else (": " + why)
+                                         for n, why in errors])
     return d
 
 

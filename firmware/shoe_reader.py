@@ -63,6 +63,7 @@ _PASSIVE_RETRIES = const(0xFF)
 # card's own display goes first; a next card is then found by a listing that starts later)
 _HOLD_MS = const(20)
 _EMPTY_MS = const(15)     # > a listing of two tags: 2 + 0.5 + 2 x 4.5 ms in the models
+_SAID = const(12)         # a tag's text quoted in a not-a-card anomaly: so much fits a display
 
 TWO_TAGS = "two-tags"
 UNKNOWN_TAG = "unknown-tag"
@@ -463,7 +464,8 @@ class ShoeReader:
             code = parse_card(text)
             if code < 0:
                 self._state[s] = _SUPPRESSED
-                self._anomaly(NOT_A_CARD, "tag %s says %r, not a card" % (uid_hex(uid), text))
+                self._anomaly(NOT_A_CARD, "tag %s says %r, not a card"
+                              % (uid_hex(uid), text[:_SAID]))
                 return
         mapped = self.map.lookup(uid) if self.map is not None else -1
         if code >= 0 and mapped >= 0 and mapped != code:

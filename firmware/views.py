@@ -50,19 +50,32 @@ class UI:
 
 
 def wrap(text, out, first, last):
-    """Word-wrap text into out[first..last]; returns the next free line."""
+    """Word-wrap text into out[first..last]; returns the next free line (out None: only
+    counts). One string made a line, none to count."""
     i = first
-    while text and i <= last:
-        if len(text) <= _COLS:
-            out[i] = text
-            return i + 1
-        cut = text.rfind(" ", 0, _COLS + 1)
-        if cut <= 0:
-            cut = _COLS
-        out[i] = text[:cut]
-        text = text[cut:].lstrip()
+    a = 0
+    n = len(text)
+    while a < n and i <= last:
+        if n - a <= _COLS:
+            b = n
+        else:
+            b = text.rfind(" ", a, a + _COLS + 1)
+            if b <= a:
+                b = a + _COLS
+        if out is not None:
+            out[i] = text if b - a == n else text[a:b]
+        a = b
+        while a < n and text.startswith(" ", a):
+            a += 1
         i += 1
     return i
+
+
+def message(text, out, keep7):
+    """A refusal or an anomaly, whole, at the foot of a display: as many lines as it needs
+    above line 7 and below the heading (keep7: a one-line message leaves line 7 alone)."""
+    n = wrap(text, None, 0, 7)
+    wrap(text, out, 6 if keep7 and n == 1 else (8 - n if n < 7 else 1), 7)
 
 
 def signed(n):
@@ -286,7 +299,7 @@ def _blank(out):
 
 def fatal_view(ui, out):
     out[0] = "** TABLE STOPPED **"
-    n = wrap(ui.fatal, out, 1, 5)
+    n = wrap(ui.fatal, out, 1, 6)
     if n <= 6:
         out[6] = "Journal is safe."
     out[7] = "Fix, then reset" if not ui.fatal.startswith("settings") else "OK: use defaults"
@@ -385,10 +398,7 @@ def seat_view(e, ui, seat, out):
         out[6] = "Your turn: draw"
         out[7] = "or STICK to stand"
     if ui.msg and ui.msg_seat == seat:
-        if m.kind == _K_CARD:
-            wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
-        else:
-            out[7] = ui.msg[:_COLS]
+        message(ui.msg, out, m.kind == _K_CARD)     # (a card by hand: its entry stays)
     return hl
 
 
@@ -461,10 +471,7 @@ def banker_view(e, ui, out):
     elif m.kind != _K_NONE:
         out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % m.seat
     if ui.msg:
-        if m.kind == _K_CARD:
-            wrap(ui.msg, out, 6, 7)     # why the card was refused, whole
-        else:
-            out[7] = ui.msg[:_COLS]
+        message(ui.msg, out, m.kind == _K_CARD)
     return 6
 
 

@@ -43,7 +43,8 @@ def micropython():
 # first, the longest first: started last, one of them would be the suite's tail. Matched by
 # file name, whichever group folder the module is in.
 LONG_MODULES = ("test_vpico_w.py", "test_pico_goals.py", "test_vpico_firmware.py",
-                "test_web.py", "test_app_buttons.py", "test_dealing_speed.py")
+                "test_web.py", "test_app_buttons.py", "test_dealing_speed.py",
+                "test_make_targets.py", "test_vpico_session.py")
 
 
 def _module_rank(item):

@@ -15,6 +15,8 @@ import sys
 import tempfile
 import time
 
+import cli  # noqa: F401  (first: the project's Python; quiet when piped to head)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import runner as R  # noqa: E402
@@ -67,7 +69,9 @@ def serial_throughput(lines):
         st = {"n": 0, "t0": None, "t1": None, "sent": False}
 
         def on_output(line):
-            if line.startswith("# resume") and not st["sent"]:
+            # the table's first prompt: the console reads lines from then on, whether the
+            # flash held a session ('# resume') or not ('# new session')
+            if line.startswith("> ") and not st["sent"]:
                 st["sent"] = True
                 bridge.push_bytes(b"status\n" * lines)
                 st["t0"] = time.monotonic()

@@ -15,6 +15,8 @@ import json
 import os
 import sys
 
+import cli  # noqa: F401  (first: the project's Python; quiet when piped to head)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
     if p not in sys.path:

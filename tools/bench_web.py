@@ -21,6 +21,8 @@ import sys
 import tempfile
 import threading
 
+import cli  # noqa: F401  (first: the project's Python; quiet when piped to head)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "firmware"), ROOT,
           os.path.join(ROOT, "host_tests"), os.path.join(ROOT, "host_tests", "sim")):

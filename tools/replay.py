@@ -98,4 +98,16 @@ def main(argv, out=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        status = main(sys.argv)
+        sys.stdout.flush()
+    except OSError as e:            # `replay.py FILE | head`: the reader has gone (EPIPE)
+        if not e.args or e.args[0] != 32:
+            raise
+        try:                        # (CPython would complain again when it flushes at exit)
+            import os
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        except (ImportError, AttributeError, OSError):
+            pass
+        status = 1
+    sys.exit(status)

@@ -82,6 +82,43 @@ class Terminal:
             print("progress: " + self.status, flush=True)
 
 
+def hand_text(h):
+    """'AD 6D 9D 5D = 21', a Pontoon or a bust named as such."""
+    kind = h["kind"]
+    what = {"pontoon": "Pontoon", "royal-pontoon": "royal Pontoon", "bust": "bust %d",
+            "five-card-trick": "five-card trick %d"}.get(kind, "%d")
+    return "%s = %s" % (" ".join(h["cards"]), what % h["total"] if "%d" in what else what)
+
+
+def deal_line(d, next_banker, casino):
+    """One line a deal of the replayer's ledger: who had what, who paid whom, and where the
+    bank went and why (N2: to a player's unsplit Pontoon; N4: sold; T3: the rotation)."""
+    bank = "the dealer" if casino else "bank seat %d" % d["banker"]
+    if d["void"]:
+        return "deal %d, %s: void, no pay (N3)" % (d["number"], bank)
+    parts = []
+    if d.get("banker_hand"):
+        parts.append("%s has %s" % (bank, hand_text(d["banker_hand"])))
+    for h in d.get("hands", []):
+        net = h.get("net", 0)
+        parts.append("seat %d %s, %s" % (
+            h["seat"], hand_text(h), "wins %d" % net if net > 0 else
+            "pays %d" % -net if net < 0 else "stands off"))
+    bank_net = d["net"].get(str(d["banker"]), 0) if not casino else -sum(
+        v for k, v in d["net"].items() if k != "0")
+    line = "deal %d%s: %s; the %s %s" % (
+        d["number"], "" if d["counted"] else " (not counted)", "; ".join(parts),
+        "dealer" if casino else "bank",
+        "takes %d" % bank_net if bank_net > 0 else "pays out %d" % -bank_net if bank_net < 0
+        else "is even")
+    if next_banker is not None and next_banker != d["banker"] and not casino:
+        pontoon = [h["seat"] for h in d.get("hands", []) if h["kind"] == "pontoon"
+                   and h["seat"] == next_banker]
+        line += "; the bank goes to seat %d (%s)" % (
+            next_banker, "his Pontoon, N2" if pontoon else "bought, N4")
+    return line
+
+
 def main(argv):
     a = parse_args(argv)
     out = a.out
@@ -164,6 +201,11 @@ def main(argv):
     if not os.path.exists(path):         # interrupted before the table started
         return 130 if interrupted else 1
     led = S.ledger(path)
+    deals = led["deals"]
+    casino = a.preset == "casino"
+    for k, d in enumerate(deals):
+        nxt = deals[k + 1]["banker"] if k + 1 < len(deals) else led.get("banker")
+        print(deal_line(d, nxt, casino))
     print("session ledger (tools/replay.py %s):" % os.path.relpath(path, ROOT))
     counted = sum(1 for d in led["deals"] if d["counted"])
     print("  deals played %d (counted %d), rejected events %d" % (
@@ -175,9 +217,15 @@ def main(argv):
         print("  kitty %d" % led["kitty"])
     print("  winners: %s" % (", ".join(str(s) for s in led["winners"]) or "-"))
     nb = sum(d.stats.wire_bytes() for d in runner.world.displays)
-    print("simulated %.1f s in %.1f s real; %d display bytes; refusals %d; %s" % (
-        runner.world.clock.ms() / 1000, real, nb, len(driver.errors),
-        "no frames (--no-images)" if a.no_images else "frames in " + os.path.relpath(out, ROOT)))
+    print("simulated %.1f s in %.1f s real; %d display bytes; refusals %d" % (
+        runner.world.clock.ms() / 1000, real, nb, len(driver.errors)))
+    rel = os.path.relpath(out, ROOT)
+    if a.no_images:
+        print("sim: no pictures (--no-images)")
+    else:
+        print("sim: the pictures are in %s/ (a PNG an event), %s and %s" % (
+            os.path.join(rel, "frames"), os.path.join(rel, "table.gif"),
+            os.path.join(rel, "table_final.png")))
     return 130 if interrupted else 0
 
 

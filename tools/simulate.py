@@ -61,6 +61,8 @@ import sys
 import time
 from array import array
 
+import cli  # noqa: F401  (first: the project's Python; quiet when piped to head)
+
 _here = os.path.dirname(os.path.abspath(__file__))
 for _p in (_here, os.path.join(_here, "..", "firmware")):
     if _p not in sys.path:

@@ -87,7 +87,7 @@ def test_undo_refused_after_a_card(bench):
     bench.press("UNDO")
     assert bench.out[-1].startswith("! UNDO cannot take back a dealt card") or \
         any(x.startswith("! UNDO cannot take back a dealt card") for x in bench.out[-3:])
-    assert "UNDO cannot take back" in bench.screen(8)[7]
+    assert " ".join(bench.screen(8)[6:]) == "UNDO cannot take back a dealt card"   # whole
     assert bench.t.nev == 3
 
 
@@ -107,6 +107,9 @@ def test_turn_buttons_buy_twist_stick_and_undo_limits(bench):
     assert "9D" not in "".join(bench.screen(0)) and "face down" in bench.screen(8)[1]
     bench.press("STICK")                                  # 12: refused (P6)
     assert any(x.startswith("! stick needs a total of 15") for x in bench.out[-3:])
+    for i in (1, 8):                     # whole on the seat's display and the banker's
+        assert bench.screen(i)[6:] == ["stick needs a total", "of 15 or more (P6)"], \
+            bench.screen(i)
     bench.press("BUY")
     bench.press("PLUS")
     bench.press("PLUS")
@@ -158,13 +161,17 @@ def test_debounce_ignores_a_glitch(bench):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("seats = 12\n", "settings.txt: seats must be 2 to 8, the banker included, not 12"),
-    ("seats = 9\n", "settings.txt: seats must be 2 to 8, the banker included, not 9"),
+    ("seats = 12\n", "settings.txt line 1: seats must be 2 to 8, the banker included, not 12"),
+    ("seats = 9\n", "settings.txt line 1: seats must be 2 to 8, the banker included, not 9"),
     ("preset = poker\n", "settings.txt line 1: preset must be table, classic or casino"),
     ("seats 4\n", "settings.txt line 1: 'seats 4' is not a 'key = value' line"),
-    ("preset = table\nshoot = on\n", "settings.txt: option 'shoot' does not apply"),
-    ("banker = 7\n", "settings.txt: banker must be a seat from 1 to 4"),
+    ("preset = table\nshoot = on\n", "settings.txt line 2: option 'shoot' does not apply"),
+    ("banker = 7\n", "settings.txt line 1: banker must be a seat from 1 to 4"),
     ("height = 48\n", "settings.txt line 1: height must be 32 or 64"),
+    # every bad line at once, each with its number (not one a boot)
+    ("preset = poker\nseats 4\n\nheight = 48\n", "settings.txt line 1: preset must be "
+     "table, classic or casino, not 'poker'; line 2: 'seats 4' is not a 'key = value' line; "
+     "line 4: height must be 32 or 64"),
 ])
 def test_bad_settings_stop_the_table_with_a_clear_message(tmp_path, text, message):
     b = Bench(str(tmp_path / "f"), settings=text)
@@ -203,7 +210,8 @@ def test_reader_anomaly_is_reported(bench):
     bench.world.pn532.put(tag)
     bench.settle(200)
     assert any(x.startswith("! reader not-a-card") for x in bench.out), bench.out[-5:]
-    assert "not-a-card" in bench.screen(8)[7]
+    said = [x[2:] for x in bench.out if x.startswith("! reader not-a-card")][-1]
+    assert " ".join(bench.screen(8)).endswith(said), (said, bench.screen(8))   # whole
     assert bench.t.nev == 0
 
 

@@ -37,7 +37,7 @@ def test_engine_settings_and_tools_take_the_same_range(preset):
             Engine(rules, seats)
         assert str(e.value) == why
         s = settings.parse(["preset = %s" % preset, "seats = %d" % seats])
-        assert s.error == "settings.txt: " + why
+        assert s.error == "settings.txt line 2: " + why         # the seats' line
         for cmd in (["tools/sim.py", "--preset", preset, "--seats", str(seats)],
                     ["tools/simulate.py", "--preset", preset, "--seats", str(seats)]):
             p = tool(*cmd)

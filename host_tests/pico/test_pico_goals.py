@@ -5,6 +5,8 @@ tag-mode run and a boot with a session's journal, measured by the same code as
 is asserted at the goal. Issue 21's speed goals too, as strict xfails while not met, and
 beside them today's figures are held (the PICO_* limits below) so that they cannot grow
 unseen."""
+import re
+
 import pytest
 
 import bench_pico as B
@@ -97,3 +99,15 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
     # the button timer's callback runs as a hard interrupt: an error there (an allocation)
     # is printed by the port, and the timer stops
     assert not any("exception in IRQ" in x or "MemoryError" in x for x in lines)
+
+
+def test_the_bench_prints_its_report_of_these_figures(measured, monkeypatch, capsys):
+    """`make bench`'s bench_pico.py line on the figures measured above (one emulation for
+    both): the report's rows for the shoe's UF2 and for the stock one, and --check's
+    verdict, print without an error."""
+    monkeypatch.setattr(B, "measure", lambda **kw: measured)
+    assert B.main(["--only", "frozen", "--only", "stock", "--check"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "the shoe's UF2 (make uf2), Pico:" in out
+    assert "the stock MicroPython UF2 with the .mpy files" in out
+    assert re.search(r"frozen: emulated \d+ s in \d+ s of wall time", out), out

@@ -219,3 +219,105 @@ def test_ctrl_c_in_sim_ends_the_vm_and_shows_the_ledger_so_far(tmp_path):
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err, err[-1500:]
     assert "sim: interrupted (Ctrl-C) after" in out
     assert "session ledger (tools/replay.py" in out
+
+
+# A Python without the project's packages: the system `python3` a newcomer types. The venv's
+# own base interpreter is one (the packages live in .venv only).
+BASE_PYTHON = os.path.join(sys.base_prefix, "bin", "python3")
+# commands that need none of the packages, so they need not import tools/cli.py first
+NEEDS_NO_VENV = {
+    "replay.py": "the firmware's engine only; runs on MicroPython too",
+    "odds.py": "exact arithmetic in the standard library only",
+    "autoplay.py": "the engine only; runs on MicroPython too (imports cli in its main)",
+    "hwbridge.py": "imports cli in its main, before the VM starts",
+    "mpy_build.py": "imports cli in its main, before the build",
+}
+
+
+def test_every_command_imports_cli_first_so_a_bad_python_is_caught():
+    """cli.py, imported, makes a Python without the packages run the tool again with
+    .venv/bin/python3 (or say so in one line): every command imports it at the top, before
+    its work; the exceptions need no package."""
+    for tool in commands():
+        if tool in NEEDS_NO_VENV:
+            continue
+        with open(os.path.join(TOOLS, tool), encoding="utf-8") as f:
+            text = f.read()
+        assert re.search(r"^import cli\b", text, re.M), \
+            "tools/%s does not import cli at its top (or list it in NEEDS_NO_VENV)" % tool
+
+
+def _without_packages():
+    p = subprocess.run([BASE_PYTHON, "-c", "import PIL"], capture_output=True)
+    if p.returncode == 0:
+        pytest.skip("the base Python has the packages too")
+
+
+def test_a_tool_run_by_a_python_without_the_packages_runs_in_the_venv(tmp_path):
+    _without_packages()
+    script = tmp_path / "probe.py"
+    script.write_text("import sys\nsys.path.insert(0, %r)\nimport cli\nimport PIL\n"
+                      "print(sys.prefix)\n" % TOOLS)
+    p = subprocess.run([BASE_PYTHON, str(script)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=LIMIT_S)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert os.path.realpath(p.stdout.strip()) == os.path.realpath(os.path.join(ROOT, ".venv"))
+    # a whole command, as typed: `python3 tools/simulate.py ...` (needs the venv for --plot)
+    p = subprocess.run([BASE_PYTHON, "tools/simulate.py", "--deals", "0"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=LIMIT_S)
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.startswith("simulate.py: error: ") and "--deals" in p.stderr, p.stderr
+
+
+def test_without_a_venv_a_bad_python_gets_one_line_and_exit_2(tmp_path):
+    _without_packages()
+    tools = tmp_path / "tools"          # a checkout without .venv
+    tools.mkdir()
+    with open(os.path.join(TOOLS, "cli.py")) as f:
+        (tools / "cli.py").write_text(f.read())
+    (tools / "tool.py").write_text("import cli\nprint('ran')\n")
+    p = subprocess.run([BASE_PYTHON, str(tools / "tool.py")], cwd=str(tmp_path),
+                       capture_output=True, text=True, timeout=LIMIT_S)
+    assert p.returncode == 2 and p.stdout == "", (p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and len(p.stderr.splitlines()) == 1, p.stderr
+    assert re.match(r"^tool\.py: error: this Python lacks the project's packages \(PIL.*\): "
+                    r"run \.venv/bin/python3 \S*tool\.py", p.stderr), p.stderr
+
+
+def _into_a_reader_that_stops(cmd, tmp_path):
+    """Run `cmd` with its stdout into a small pipe; read a little and close it, as `| head`
+    does. Returns (status, stderr)."""
+    import fcntl
+    r, w = os.pipe()
+    fcntl.fcntl(w, 1031, 4096)          # F_SETPIPE_SZ: the tool writes more than the pipe holds
+    err = open(tmp_path / "err.txt", "w+")
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=w, stderr=err, stdin=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        assert f.read(200)
+    p.wait(timeout=LIMIT_S)
+    err.seek(0)
+    return p.returncode, err.read()
+
+
+@pytest.mark.parametrize("python", ["cpython", "micropython"])
+def test_replay_into_head_stops_without_a_traceback(tmp_path, python):
+    from conftest import MICROPYTHON
+    sys.path.insert(0, TOOLS)
+    import simtable
+    head, events = simtable.script_session("table", 8, 1)
+    transcript = tmp_path / "session.txt"
+    transcript.write_text("\n".join(head + events) + "\n")
+    exe = sys.executable if python == "cpython" else MICROPYTHON
+    rc, err = _into_a_reader_that_stops([exe, os.path.join(TOOLS, "replay.py"),
+                                         str(transcript)], tmp_path)
+    assert err == "" and rc == 1, (rc, err[-1500:])
+
+
+def test_a_cli_tool_into_head_stops_without_a_traceback(tmp_path):
+    """Every command imports cli first (above); cli makes a closed stdout end it quietly."""
+    script = tmp_path / "printer.py"
+    script.write_text("import sys\nsys.path.insert(0, %r)\nimport cli\n"
+                      "for i in range(100000):\n    print('line %%d' %% i)\n" % TOOLS)
+    rc, err = _into_a_reader_that_stops([sys.executable, str(script)], tmp_path)
+    assert err == "" and rc == 1, (rc, err[-1500:])

@@ -38,7 +38,18 @@ def lit_rows(img, x0, y0):
 def test_frames_and_gif(tmp_path):
     from PIL import Image
     out = str(tmp_path / "out")
-    run_sim(out)
+    said = run_sim(out).stdout.splitlines()
+    # what happened, a line a deal (the replayer's ledger of the kept session), and where
+    # the pictures went, last
+    deals = [ln for ln in said if re.match(r"^deal \d+", ln)]
+    assert len(deals) == 1, said[-30:]
+    assert re.match(r"^deal 1: bank seat \d has [2-9TJQKA][SHDC] .*= .*; seat \d [2-9TJQKA]"
+                    r"[SHDC] .*, (wins \d+|pays \d+|stands off).*; the bank (takes \d+|pays out \d+|is even)",
+                    deals[0]), deals[0]
+    rel = os.path.relpath(out, ROOT)
+    assert said[-1] == "sim: the pictures are in %s/ (a PNG an event), %s and %s" % (
+        os.path.join(rel, "frames"), os.path.join(rel, "table.gif"),
+        os.path.join(rel, "table_final.png")), said[-1]
     frames = sorted(os.listdir(os.path.join(out, "frames")))
     first = Image.open(os.path.join(out, "frames", frames[0]))
     assert first.mode == "P"
@@ -87,4 +98,52 @@ def test_a_stopped_table_ends_the_run_with_its_error_instead_of_hanging():
     runner.boot()
     with pytest.raises(S.TableStopped) as e:
         runner.run()
-    assert "settings.txt: seats must be 2 to 8, the banker included, not 9" in str(e.value)
+    assert "settings.txt line 1: seats must be 2 to 8, the banker included, not 9" in str(e.value)
+
+
+def test_a_deals_line_says_where_the_bank_went_and_why():
+    import sim
+    pontoon = {"seat": 2, "cards": ["AC", "JH"], "total": 21, "kind": "pontoon", "stake": 1,
+               "net": 2}
+    d = {"number": 3, "counted": True, "void": False, "banker": 1,
+         "banker_hand": {"cards": ["5S", "6S", "9S"], "total": 20, "kind": "ordinary"},
+         "hands": [pontoon, {"seat": 3, "cards": ["QC", "TH", "5D"], "total": 25,
+                             "kind": "bust", "stake": 2, "net": -2}],
+         "net": {"1": 0, "2": 2, "3": -2}}
+    assert sim.deal_line(d, 2, False) == (
+        "deal 3: bank seat 1 has 5S 6S 9S = 20; seat 2 AC JH = Pontoon, wins 2; seat 3 QC TH "
+        "5D = bust 25, pays 2; the bank is even; the bank goes to seat 2 (his Pontoon, N2)")
+    assert sim.deal_line(d, 1, False).endswith("the bank is even")
+    assert sim.deal_line(dict(d, void=True), 1, False) == "deal 3, bank seat 1: void, no pay (N3)"
+
+
+def test_the_pictures_of_playing_md_are_make_sims_frames_of_one_deal(tmp_path):
+    """docs/PLAYING.md's frames are `make sim`'s (four seats, seed 1) byte for byte, and
+    those of its deal are all of the one deal it follows (the session's second)."""
+    doc = os.path.join(ROOT, "docs", "PLAYING.md")
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    named = re.findall(r"\(playing/(frame_(\d{4})\.png)\)", text)
+    on_disk = sorted(n for n in os.listdir(os.path.join(ROOT, "docs", "playing"))
+                     if n.startswith("frame_"))
+    assert sorted(n for n, _ in named) == on_disk
+    out = str(tmp_path / "out")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--speed", "0",
+                        "--seats", "4", "--seed", "1", "--out", out], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    for name, _ in named:
+        with open(os.path.join(ROOT, "docs", "playing", name), "rb") as a, \
+                open(os.path.join(out, "frames", name), "rb") as b:
+            assert a.read() == b.read(), "docs/playing/%s is not make sim's: copy it again" % name
+    # the deal followed: frame k is the table before event k; its events are first..last-1
+    first, last = re.search(r"`make sim`'s frames (\d+) to (\d+)", text).groups()
+    deal = text[text.index("## One deal"):text.index("## The session's end")]
+    ks = [int(k) for k in re.findall(r"playing/frame_(\d{4})\.png", deal)]
+    assert ks and int(first) <= min(ks) and max(ks) <= int(last), ks
+    from replay import replay_lines
+    head, events = S.script_session("table", 4, 1)
+    before = replay_lines(head + events[:int(first)])
+    after = replay_lines(head + events[:int(last)])
+    assert before.deals_ended == 1 and not before.in_deal()
+    assert after.deals_ended == 2 and after.deals == 2 and not after.in_deal()

@@ -24,6 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+import cli  # noqa: E402,F401  (first: the project's Python; quiet when piped to head)
 
 from vpico import table as T  # noqa: E402
 from vpico.pico import VpicoError  # noqa: E402
@@ -73,7 +74,7 @@ def main(argv):
     firmware = P.STOCK if a.stock else P.FROZEN
     print("vpico: a fresh Pico (%s), settings.txt: table, %d seats"
           % ("stock MicroPython v1.28.0 UF2, the firmware as .mpy files" if a.stock else
-             "the shoe's UF2, build/uf2/pontoon-shoe-RPI_PICO.uf2"), a.seats, flush=True)
+             "the shoe's UF2, build/uf2/pontoon-shoe-RPI_PICO.uf2", a.seats), flush=True)
     try:
         pico, free_fresh = T.fresh_pico(flash, S.settings_text("table", a.seats),
                                         firmware=firmware)
