@@ -22,6 +22,7 @@ BENCH = {
     "tools/bench_app.py": ["tools/bench_app.py", "--seats", "2"],
     "tools/odds.py --packs 8 --dealer h17": "host_tests/repo/test_readme_figures.py",
     "tools/odds.py --packs 8 --dealer s17": "host_tests/repo/test_readme_figures.py",
+    "tools/odds.py --packs 8 --dealer casino": "host_tests/repo/test_readme_figures.py",
     "tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic --seed 1 "
     "--packs 8": ["tools/simulate.py", "--preset", "casino", "--deals", "200", "--seats", "5",
                   "--strategy", "basic", "--seed", "1", "--packs", "8"],
