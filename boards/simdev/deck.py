@@ -74,6 +74,11 @@ def sticker(code, pack, salt=0):
                             lock_tlv=(code % 4 == 0))
 
 
+def card_sticker(text, pack=0):
+    """The sticker of card `text` ("AS") of pack `pack`: the same UID in every deck made."""
+    return sticker(RANKS.index(text[:-1]) << 2 | SUITS.index(text[-1]), pack)
+
+
 class Deck:
     def __init__(self, packs=1, seed=1, salt=0, shuffled=True):
         self.packs = packs
@@ -136,6 +141,17 @@ class Deck:
         self.table.append(card)
         return card
 
+    def find(self, code):
+        """The copy of `code` a dealer asked for it picks: the first from the top of the
+        shoe, else the one dealt last (the same sticker again)."""
+        for card in self.shoe:
+            if card.code == code:
+                return card
+        for card in reversed(self.table + self.discard):
+            if card.code == code:
+                return card
+        raise ValueError("no %s in this deck" % card_text(code))
+
     def _stack(self, code):
         for i, card in enumerate(self.shoe):
             if card.code == code:
@@ -184,12 +200,23 @@ class Deck:
             if have[c] > on[c]:
                 have[c] -= 1
                 gone.append(card)
-        for card in gone:
+        under = []
+        taken = {}
+        for n, card in enumerate(gone):
             self.table.remove(card)
-            if tray[card.code] > self._count(self.discard, card.code):
+            c = card.code
+            if tray[c] > self._count(self.discard, c):
                 self.discard.append(card)
-            else:
-                self.shoe.append(card)              # under the pack
+                continue
+            # the layer it went into: the newest of its code's copies in the shoe (an
+            # event may form several layers, a hand each: they go under in that order)
+            layers = sorted(loc[i] for i in range(c, e.copies, 52) if loc[i] < DISCARD)
+            k = taken.get(c, 0) + 1
+            taken[c] = k
+            under.append((layers[-k] if k <= len(layers) else 0, n, card))
+        under.sort()
+        for _, _, card in under:
+            self.shoe.append(card)                  # under the pack
 
     @staticmethod
     def _count(cards, code):
