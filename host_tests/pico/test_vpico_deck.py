@@ -1,0 +1,45 @@
+"""The physical deck and the dealer's mistakes on the virtual Pico (the shoe's own UF2):
+a whole `table` session dealt from boards/simdev/deck.py by tools/dealer.py's dealer, in
+which the cut's last card is the first out after the shuffle (the card the shoe once never
+read again), with each mistake at a seeded rate; the table's answers are the ones
+docs/CONTROLLER.md promises and its journal is the script."""
+import pytest
+
+import dealer as D
+from test_vpico_firmware import _frozen_ready
+from vpico import table as T
+from vpico.pico import FROZEN, Pico
+
+S = T.S
+SEATS = 3
+SEED = 13           # the deck deals 6D last in the cut and first after the shuffle
+RATE = 0.04
+WALL = 1800
+
+
+@pytest.fixture(scope="module")
+def settled(tmp_path_factory):
+    _frozen_ready()
+    flash = str(tmp_path_factory.mktemp("vpico_deck") / "settled.bin")
+    pico, _ = T.fresh_pico(flash, S.settings_text("table", SEATS))
+    pico.power_cut()
+    return flash
+
+
+def test_a_session_dealt_with_the_dealers_mistakes_on_the_pico(settled):
+    head, events = S.script_session("table", SEATS, SEED)
+    cut = events.index("shuffle")
+    assert events[cut - 1] == events[cut + 1] == "card 6D"
+    d = D.Dealer(head, events, rate=RATE, mistake_seed=SEED, seed=SEED, hold_ms=T.HOLD_MS)
+    assert d.cards[cut - 1] is d.cards[cut + 1]       # one card, its one sticker
+    pico = Pico(settled, firmware=FROZEN)
+    pico.boot()
+    try:
+        got, err = T.played_session(pico, d, wall_timeout=WALL)
+    finally:
+        pico.close()
+    d.finish()
+    assert err == ""
+    assert d.done and d.failures == [], d.failures
+    assert sum(d.counts.values()) >= 5, d.counts
+    assert got[len(head):] == events                   # nothing lost, nothing misattributed
