@@ -118,3 +118,37 @@ def test_any_other_return_of_a_card_is_judged_by_the_engine(tmp_path, how):
     assert refused(out) == [refusal], out
     assert b.t.nev == n
     assert "card: that card is al" in b.screen(8)[7], b.screen(8)    # the prompt line
+
+
+def _step_until(b, prefix, ms=300):
+    n = len(b.out)
+    for _ in range(ms):
+        b.t.step()
+        b.world.clock.advance_us(1000)
+        if any(x.startswith(prefix) for x in b.out[n:]):
+            return b.out[n:]
+    raise AssertionError("no %r within %d ms: %s" % (prefix, ms, b.out[n:]))
+
+
+def test_the_hold_and_the_release_end_with_the_next_card(tmp_path):
+    # the hold (settling: the card's display first) and the release after a reported card
+    # live till the reader listens again: the next card, put in the field the instant the
+    # last is reported, is read; the card just reported, back at once, is still one card
+    b = Bench(str(tmp_path / "f"), settings=FIXED)
+    b.follow()
+    qh, ts = b.deck.deal(b.deck.card_of("QH").code), b.deck.deal(b.deck.card_of("10S").code)
+    b.world.pn532.put(qh.tag)
+    _step_until(b, "* #1")
+    assert b.t.reader.settling() or b.t.reader.urgent()     # its hold or its release
+    b.world.pn532.remove(qh.tag)
+    b.settle(5)
+    b.world.pn532.put(qh.tag)                           # back in at once: the same card
+    b.settle(20)
+    b.world.pn532.remove(qh.tag)
+    assert b.t.nev == 1 and not refused(b.out)
+    b.world.pn532.put(ts.tag)
+    out = _step_until(b, "* #2", ms=100)
+    assert "* #2 card to seat 3 (face down)" in out and not refused(out), out
+    b.world.pn532.remove(ts.tag)
+    b.settle(100)
+    assert b.t.nev == 2 and not refused(b.out)
