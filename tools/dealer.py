@@ -23,7 +23,7 @@ silence (a card out that the table neither took nor refused, nor still asks for)
 went to the wrong hand: the journal's events are the script's, so its ledger is the
 scripted one.
 
-    .venv/bin/python tools/dealer.py [--sessions 40] [--seed 1] [--rate 0.04]
+    .venv/bin/python tools/dealer.py [--sessions 40] [--seed 1] [--rate 0.04] [--pico]
 
 The sound of each answer (a tick, a buzz) is not modelled yet: Dealer.hear() is where the
 dealer model will assert it (SOUNDS says which).
@@ -292,6 +292,39 @@ def soak_session(seed, rate, seats=4, preset="table", flash=None, backend=None, 
     return d, bad
 
 
+def pico_session(seed, rate, seats=3, flash=None, wall_timeout=3600):
+    """One session with the dealer's mistakes on the virtual Pico (the shoe's own UF2, a
+    fresh flash given its settings, or the flash image `flash` already set up); returns
+    (dealer, [failures])."""
+    from vpico import table as T
+    from vpico.pico import FROZEN, Pico
+    head, events = S.script_session("table", seats, seed)
+    d = Dealer(head, events, rate=rate, mistake_seed=seed * 7919 + 1, seed=seed,
+               hold_ms=T.HOLD_MS)
+    with tempfile.TemporaryDirectory() as tmp:
+        if flash is None:
+            flash = os.path.join(tmp, "flash.bin")
+            T.fresh_pico(flash, S.settings_text("table", seats))[0].power_cut()
+        pico = Pico(flash, firmware=FROZEN)
+        pico.boot()
+        try:
+            got, err = T.played_session(pico, d, wall_timeout=wall_timeout)
+        except RuntimeError as x:
+            got, err = [], ""
+            d.failures.append("silent: %s" % str(x).splitlines()[0])
+        finally:
+            pico.close()
+    d.finish()
+    bad = list(d.failures)
+    if err:
+        bad.append("the Pico's REPL: %s" % err.strip())
+    wrong = [(k, a, b) for k, (a, b) in enumerate(zip(got[len(head):], events)) if a != b]
+    d.misattributed = len(wrong) + abs(len(got) - len(head) - len(events))
+    if d.misattributed:
+        bad.append("misattributed: the journal is not the script: %s" % wrong[:3])
+    return d, bad
+
+
 def main(argv):
     import cli
     ap = cli.ArgumentParser(prog="dealer.py", description="Scripted sessions dealt from a "
@@ -302,6 +335,8 @@ def main(argv):
     ap.add_argument("--seats", type=cli.count, default=4, help="seats (default 4: one pack)")
     ap.add_argument("--rate", type=float, default=0.04,
                     help="chance of each mistake on a card (default 0.04)")
+    ap.add_argument("--pico", action="store_true",
+                    help="on the virtual Pico (the shoe's UF2: `make uf2`), not CPython")
     a = ap.parse_args(argv[1:])
     cli.check_seats("dealer.py", "table", a.seats)
     if not 0 <= a.rate <= 1.0 / len(MISTAKES):
@@ -311,7 +346,7 @@ def main(argv):
     bad = []
     for n in range(a.sessions):
         seed = a.seed + n
-        d, fails = soak_session(seed, a.rate, a.seats)
+        d, fails = (pico_session if a.pico else soak_session)(seed, a.rate, a.seats)
         for k in MISTAKES:
             totals[k] += d.counts[k]
         cards += len(d.cards)
@@ -321,8 +356,8 @@ def main(argv):
         print("session %d/%d (seed %d): %d cards, %d mistakes%s" % (
             n + 1, a.sessions, seed, len(d.cards), sum(d.counts.values()),
             ", %d failures" % len(fails) if fails else ""), flush=True)
-    print("dealer soak: %d sessions, %d cards; %s" % (
-        a.sessions, cards, ", ".join("%s %d" % (k, totals[k]) for k in MISTAKES)))
+    print("dealer soak%s: %d sessions, %d cards; %s" % (
+        " on the virtual Pico" if a.pico else "", a.sessions, cards, ", ".join("%s %d" % (k, totals[k]) for k in MISTAKES)))
     print("dealer soak: %d silent, %d misattributed, %d failures in all" % (
         silent, wrong, len(bad)))
     for line in bad[:20]:
