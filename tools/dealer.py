@@ -66,10 +66,10 @@ class Dealer(S.Driver):
         self.rate = rate
         self.kinds = kinds
         self.mrng = random.Random(mistake_seed)
-        self.made = []              # [kind, event index, output index at start, message]
+        self.made = []              # [kind, event index, len(seen) at its start, the banker
+        #                             display's message after it], judged by _close()
         self.failures = []          # what went wrong, in words
         self.counts = dict((k, 0) for k in MISTAKES)
-        self.sounds = []            # (kind, sound wanted): for hear()
 
     # ----------------------------------------------------------- the chip
     def _chip(self):
@@ -123,8 +123,7 @@ class Dealer(S.Driver):
         if self.on_action:
             self.on_action(k)
         self.counts[kind] += 1
-        self.made.append([kind, k, len(self.output), None])
-        self.sounds.append((kind, SOUNDS[kind]))
+        self.made.append([kind, k, len(self.seen), None])
         getattr(self, "_" + kind)(now, k, card)
 
     def _wave(self, t, tag, dwell=DWELL_MS):
