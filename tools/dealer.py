@@ -356,7 +356,8 @@ def main(argv):
             n + 1, a.sessions, seed, len(d.cards), sum(d.counts.values()),
             ", %d failures" % len(fails) if fails else ""), flush=True)
     print("dealer soak%s: %d sessions, %d cards; %s" % (
-        " on the virtual Pico" if a.pico else "", a.sessions, cards, ", ".join("%s %d" % (k, totals[k]) for k in MISTAKES)))
+        " on the virtual Pico" if a.pico else "", a.sessions, cards,
+        ", ".join("%s %d" % (k, totals[k]) for k in MISTAKES)))
     print("dealer soak: %d silent, %d misattributed, %d failures in all" % (
         silent, wrong, len(bad)))
     for line in bad[:20]:

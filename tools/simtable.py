@@ -1,5 +1,6 @@
 """The simulated table around the firmware: scripted players, the dealer with a physical
-deck of stickered cards (boards/simdev/deck.py), and the screens, for tools/sim.py, tools/bench_app.py and the tests.
+deck of stickered cards (boards/simdev/deck.py), and the screens, for tools/sim.py,
+tools/bench_app.py and the tests.
 
 The firmware runs on any backend of tools/runner.py (CPython, the MicroPython VM, the
 virtual Pico). Whichever runs it, a `Driver` plays a scripted session (transcript events from
