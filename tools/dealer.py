@@ -281,14 +281,22 @@ def soak_session(seed, rate, seats=4, preset="table", flash=None, backend=None, 
             with open(S.history_files(path)[-1], "rb") as f:
                 text = f.read()
         journal = [ln for ln in text.decode().splitlines() if strip(ln)]
-        got = journal[len(head):]
-        wrong = [(k, a, b) for k, (a, b) in enumerate(zip(got, events)) if a != b]
-        if wrong or len(got) != len(events):
-            bad.append("misattributed: the journal is not the script: %s" % wrong[:3])
-        d.misattributed = len(wrong) + abs(len(got) - len(events))
         if hasattr(r, "close"):
             r.close()
-    return d, bad
+    return d, bad + against_script(d, journal[len(head):], events)
+
+
+def against_script(d, got, events):
+    """The journal's events against the script: a different event is a card (or a play)
+    misattributed (counted in d.misattributed); a journal that stops short lost the rest."""
+    wrong = [(k, a, b) for k, (a, b) in enumerate(zip(got, events)) if a != b]
+    d.misattributed = len(wrong)
+    bad = []
+    if wrong:
+        bad.append("misattributed: the journal is not the script: %s" % wrong[:3])
+    if len(got) != len(events):
+        bad.append("the journal has %d events, the script %d" % (len(got), len(events)))
+    return bad
 
 
 def pico_session(seed, rate, seats=3, flash=None, wall_timeout=3600):
@@ -315,13 +323,11 @@ def pico_session(seed, rate, seats=3, flash=None, wall_timeout=3600):
             pico.close()
     d.finish()
     bad = list(d.failures)
+    if not d.done:
+        bad.append("session %d did not finish" % seed)
     if err:
         bad.append("the Pico's REPL: %s" % err.strip())
-    wrong = [(k, a, b) for k, (a, b) in enumerate(zip(got[len(head):], events)) if a != b]
-    d.misattributed = len(wrong) + abs(len(got) - len(head) - len(events))
-    if d.misattributed:
-        bad.append("misattributed: the journal is not the script: %s" % wrong[:3])
-    return d, bad
+    return d, bad + against_script(d, got[len(head):], events)
 
 
 def main(argv):

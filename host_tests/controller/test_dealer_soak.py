@@ -38,3 +38,13 @@ def test_a_soak_that_misses_an_answer_says_so():
     d.made = [["twice", 0, 0, None]]
     d.finish()
     assert d.failures and "twice at event 0: the table said" in d.failures[0]
+
+
+def test_the_soak_finds_a_table_that_never_rearms_its_reader(monkeypatch):
+    # the firmware as it was: the reader's last UID outlived the shuffle, and the cut's last
+    # card, first out after it, was never read; the soak calls the session silent
+    import app
+    monkeypatch.setattr(app.Table, "rearm", lambda self: None)
+    d, bad = D.soak_session(13, 0.0)
+    assert any(b.startswith("silent: the table does not take event 6 (card AD)") for b in bad)
+    assert d.misattributed == 0
