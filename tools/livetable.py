@@ -39,7 +39,7 @@ from panel import Panel, panel_levels  # noqa: E402,F401 - the one decoder
 import views as V  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev.deck import Deck  # noqa: E402
-from cards import parse_card  # noqa: E402
+from cards import card_name, parse_card  # noqa: E402,F401 - (play.py: L.card_name)
 from transcript import parse_event, strip  # noqa: E402
 
 BUTTONS = sim.BUTTONS
