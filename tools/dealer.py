@@ -299,13 +299,14 @@ def against_script(d, got, events):
     return bad
 
 
-def pico_session(seed, rate, seats=3, flash=None, wall_timeout=3600):
+def pico_session(seed, rate, seats=3, flash=None, wall_timeout=3600, events_max=0):
     """One session with the dealer's mistakes on the virtual Pico (the shoe's own UF2, a
-    fresh flash given its settings, or the flash image `flash` already set up); returns
-    (dealer, [failures])."""
+    fresh flash given its settings, or the flash image `flash` already set up; the first
+    `events_max` events only, when given); returns (dealer, [failures])."""
     from vpico import table as T
     from vpico.pico import FROZEN, Pico
     head, events = S.script_session("table", seats, seed)
+    events = events[:events_max or len(events)]
     d = Dealer(head, events, rate=rate, mistake_seed=seed * 7919 + 1, seed=seed,
                hold_ms=T.HOLD_MS)
     with tempfile.TemporaryDirectory() as tmp:
