@@ -186,6 +186,7 @@ class Table:
         while s.keep_step():             # the last session's keeping, not done yet
             pass
         self.reader_unwatched()          # (the table took no cards meanwhile)
+        self.rearm()
         self._new_session()
         return None
 
@@ -239,6 +240,8 @@ class Table:
         else:
             text = event_text(ev, seat, amount, card)
         self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % s.nev + text)
+        if ev != E.EV_CARD:
+            self.rearm()                 # the table moved on: a card comes out anew
         if e.deals_ended != ended:
             nr.deal_over_later()
             self.house.heap_due = True
@@ -304,8 +307,15 @@ class Table:
         self.narrator.tell()
         why = self.session.undo(self.ui.over)
         if why is None:
+            self.rearm()
             self.after_event(-1)
         return why
+
+    def rearm(self):
+        """The last card read is judged by the engine again when it next comes out (the
+        life of ShoeReader's last UID ends: a shuffle, a press, an UNDO, a new session)."""
+        if self.reader is not None:
+            self.reader.rearm()
 
     def tag_run(self):
         """The tag-mode run (tag_run.py), made on first use: most sessions never start one."""

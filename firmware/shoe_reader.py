@@ -14,12 +14,21 @@
 # Card identity: the tag's NDEF Text record ("QH", "TS", "10S"; TLVs are walked, so a lock
 # control TLV first is fine), else the UID map (blank tags). Anything else is an anomaly.
 # Reporting: a card is reported once, as soon as it has been read (low latency while
-# dealing). It stays "in the field" until it is missed by `gone_polls` consecutive
-# detections; while it is in the field it is never reported again, and the UID reported
-# last is never reported twice in a row (a card that wobbles out and back in at the edge of
-# the field). Two new tags at once is an anomaly (no guess); a new tag next to one already
+# dealing). Two new tags at once is an anomaly (no guess); a new tag next to one already
 # reported (the next card creeping in) is read normally. A read that fails half-way is
 # retried; a card that leaves before it could be read gives an "unread" anomaly.
+# Reader state that outlives a card, and its life (host_tests/controller/test_app_deck.py
+# plays each against a deck whose stickers never change):
+#   a slot (the card in the field)   until `gone_polls` listings miss it, or _EMPTY_MS of an
+#                                    empty field: while it lies there it is one card
+#   the last UID reported            until another card is reported, or rearm(): the
+#                                    table calls it whenever it takes anything but a card
+#                                    (a shuffle, a stake, a press, an UNDO, a new session).
+#                                    Till then that card back in the field is the card
+#                                    just dealt, waved again: one card, not reported
+#   the hold (settling)              _HOLD_MS at most after a card is reported
+#   the release (_RELEASING)         the next poll's round trip; then listening again
+#   ignore_field()                   until the field has been empty once
 #
 # UID map file ("uidmap.txt"): one "<14 hex digits UID> <card>" per line, '#' comments,
 # e.g. "04A1B2C3D4E5F6 QH". Loaded into a sorted bytearray of 8-byte records.
@@ -171,7 +180,8 @@ class ShoeReader:
         self._emit(kind + ": " + text)
 
     def rearm(self):
-        """Forget the last reported UID (e.g. after a shuffle)."""
+        """Forget the last reported UID: the next time that card comes out it is reported
+        and the engine judges it (after a shuffle, a press, a new session: app.Table)."""
         self._has_last = False
 
     def unwatched(self):

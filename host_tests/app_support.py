@@ -135,7 +135,8 @@ class Bench:
         self.flash = flash.rstrip("/") + "/"
         self.run = runner.CPython(self.flash)
         self.out = self.run.lines        # every line the firmware printed, all boots
-        self.tags = {}
+        self.deck = None                 # the physical deck (boards/simdev/deck.py), made
+        #                                  for the session's shoe at the first card
         if boot:
             self.boot()
 
@@ -174,16 +175,31 @@ class Bench:
         pin.release()
         self.settle(80)
 
-    def card(self, text):
-        """Deal a card through the reader; returns the new output lines."""
-        from cards import parse_card
+    def follow(self):
+        """The deck mirrors what the table's engine did with the cards since the last look
+        (under the pack, the discard tray; a shuffle reorders them)."""
+        e = self.t.e
+        if self.deck is None or self.deck.packs != e.packs:
+            from boards.simdev.deck import Deck
+            self.deck = Deck(e.packs)
+            self.looked = len(self.out)
+        for line in self.out[self.looked:]:
+            if re.match(r"^(?:ok|\*) #\d+ shuffle$", line):
+                self.deck.follow(e, True)
+        self.looked = len(self.out)
+        self.deck.follow(e)
 
-        from boards.simdev import ntag213
+    def card(self, text):
+        """Deal `text` from the deck through the reader (the test stacked the shoe so that
+        it comes out now; a card already dealt is picked up again: the same sticker);
+        returns the new output lines."""
+        from cards import parse_card
+        self.follow()
+        return self.wave(self.deck.deal(parse_card(text)).tag)
+
+    def wave(self, tag):
+        """A sticker through the reader's field; returns the new output lines."""
         n = len(self.out)
-        code = parse_card(text)
-        k = self.tags.get(code, 0)
-        self.tags[code] = k + 1
-        tag = ntag213.text_tag(text, n=code + 52 * k)
         self.world.pn532.put(tag)
         for _ in range(300):
             self.t.step()

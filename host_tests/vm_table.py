@@ -9,7 +9,7 @@ import runner as R
 import simtable as S
 
 from boards import sim
-from boards.simdev import ntag213
+from boards.simdev.deck import card_sticker
 
 
 class VMTable:
@@ -50,9 +50,10 @@ class VMTable:
         self.at(ms, pin.press)
         self.at(ms + hold, pin.release)
 
-    def tag(self, ms, card, dwell=40, n=0):
-        """A card's tag in the reader's field from ms for dwell ms."""
-        t = ntag213.text_tag(card, n=n)
+    def tag(self, ms, card, dwell=40, pack=0):
+        """A card's sticker (the deck's: the same UID whenever that card comes) in the
+        reader's field from ms for dwell ms."""
+        t = card_sticker(card, pack)
         self.at(ms, lambda: self.world.pn532.put(t))
         self.at(ms + dwell, lambda: self.world.pn532.remove(t))
         return t

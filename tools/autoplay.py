@@ -23,8 +23,9 @@ from transcript import event_text
 
 
 class Autoplayer:
-    def __init__(self, engine, seed=1, stick_on=16, banker_stands_on=17):
+    def __init__(self, engine, seed=1, stick_on=16, banker_stands_on=17, deck=None):
         self.e = engine
+        self.deck = deck            # boards/simdev/deck.Deck: the cards come from it
         self.rng = random.Random(seed) if hasattr(random, "Random") else None
         if self.rng is None:
             random.seed(seed)
@@ -36,8 +37,12 @@ class Autoplayer:
         return self.rng.randrange(n) if n > 1 else 0
 
     def draw(self):
-        """A card from the top of the physical shoe (random within the top layer)."""
+        """The card on top of the physical shoe: the deck's (without one: any card of the
+        engine's top layer, at random)."""
         e = self.e
+        if self.deck is not None:
+            top = self.deck.top()
+            return top.code if top is not None and e.top_count else -1
         top = e.top_layer
         choices = [i for i in range(e.copies) if e.loc[i] == top] if e.top_count else []
         if not choices:
@@ -121,10 +126,12 @@ class Autoplayer:
         return (E.EV_TWIST, seat, 0, 0)
 
 
-def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0):
+def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0, deck=None):
     """Transcript lines of a session played by scripted players.
 
     `table` plays its eight counted deals; other presets play `deals` deals (default 8).
+    `deck` (boards/simdev/deck.Deck, as many packs as the engine's shoe): the cards are
+    dealt from it, so the session is what that physical pack deals.
     """
     from transcript import Header
 
@@ -133,7 +140,9 @@ def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0):
     h.seats = seats
     h.banker = 0 if rules.preset == 2 else banker
     eng = h.engine()
-    bot = Autoplayer(eng, seed)
+    if deck is not None and deck.packs != eng.packs:
+        raise ValueError("a deck of %d packs for a shoe of %d" % (deck.packs, eng.packs))
+    bot = Autoplayer(eng, seed, deck=deck)
     lines = h.lines()
     want = deals or 8
     for _ in range(max_events):
@@ -146,6 +155,10 @@ def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0):
         if why is not None:
             raise RuntimeError("autoplay produced a rejected event %s: %s" % (
                 event_text(ev[0], ev[1], ev[2], ev[3]), why))
+        if deck is not None:
+            if ev[0] == E.EV_CARD:
+                deck.deal(ev[3])
+            deck.follow(eng, ev[0] == E.EV_SHUFFLE)
         lines.append(event_text(ev[0], ev[1], ev[2], ev[3]))
     return lines
 

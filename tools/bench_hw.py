@@ -25,7 +25,8 @@ def card_reads(freq, n=13, lock_tlv=False, poll_us=1000):
     r = sim.make_reader()
     per = []
     for i in range(n):
-        tag = ntag213.text_tag("QH" if i % 2 else "10S", n=i, lock_tlv=lock_tlv)
+        # two cards, each with its one sticker
+        tag = ntag213.text_tag("QH" if i % 2 else "10S", n=i % 2, lock_tlv=lock_tlv)
         for _ in range(30):                   # settle: empty field
             r.poll()
             w.clock.advance_us(poll_us)

@@ -432,8 +432,8 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         n = len(run.lines)
         run.send("tags check")
         run.run(lambda r: r.saw("ok tags check", n), max_s=p.emulated_now() + 10)
-        from boards.simdev import ntag213
-        tag = ntag213.text_tag("AS", n=999)
+        from boards.simdev.deck import card_sticker
+        tag = card_sticker("AS")             # the deck's AS: its one sticker
         p.deal(tag)
         p.run_for(1.0)
         p.remove(tag)

@@ -70,7 +70,8 @@ def measure(kw, irq, freq, arrivals=60, lock_tlv=False):
         # spread the arrival over 100 ms (the longest polling cycle) in uneven steps
         t = w.clock.ms() + 20 + (i * 37.3) % 100
         run_loop(r, w, t)
-        tag = ntag213.text_tag("QH" if i % 2 else "10S", n=i, lock_tlv=lock_tlv)
+        # two cards, each with its one sticker
+        tag = ntag213.text_tag("QH" if i % 2 else "10S", n=i % 2, lock_tlv=lock_tlv)
         b0 = w.pn532.stats.wire_bytes()
         t0 = w.clock.ms()
         w.pn532.put(tag)

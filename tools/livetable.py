@@ -9,8 +9,10 @@ that thread. What the page and the
 terminal show are snapshots (`Panel`, the log, the ledger) taken in that thread and
 announced through `on_change(kind)`.
 
-The dealer: "deal" puts the next card's NTAG213 tag into the PN532's field (a random card
-from the top layer of the engine's shoe, or one you pick); the tag passes the reader and
+The dealer: "deal" puts the next card's NTAG213 sticker into the PN532's field (the top
+card of the physical deck, boards/simdev/deck.py, or one you pick: the same sticker
+whenever that card comes again; the deck follows the journal: cards go under the pack,
+to the discard tray, and a shuffle reorders them); the sticker passes the reader and
 leaves the field `DWELL_MS` later, as a card pulled through the shoe does. The anomalies a
 dealer can cause are the PN532 model's field and fault controls: the last card's tag read
 again, two new cards in the field at once, a card pulled through before it could be read.
@@ -36,8 +38,8 @@ import simtable as S  # noqa: E402
 from panel import Panel, panel_levels  # noqa: E402,F401 - the one decoder
 import views as V  # noqa: E402
 from boards import sim  # noqa: E402
-from boards.simdev import ntag213  # noqa: E402
-from cards import card_name, parse_card  # noqa: E402
+from boards.simdev.deck import Deck  # noqa: E402
+from cards import card_name, parse_card  # noqa: E402,F401 - (play.py: L.card_name)
 from transcript import parse_event, strip  # noqa: E402
 
 BUTTONS = sim.BUTTONS
@@ -86,11 +88,6 @@ def key_action(key):
     return None
 
 
-def card_tag(code, copy):
-    """The NTAG213 sticker of one physical card (copy k of a card in a multi-pack shoe)."""
-    return ntag213.text_tag(card_name(code), n=code + 52 * copy, lock_tlv=(code % 4 == 0))
-
-
 class LiveTable:
     def __init__(self, flash, seats=4, preset="table", heap=HEAP, speed=1.0, seed=None,
                  auto_deal=False, banker=0, fresh=True, on_change=None):
@@ -131,7 +128,8 @@ class LiveTable:
         self.jlines = []
         self.deal_from = 0               # jlines[deal_from]: the deal in progress's first
         self.session_head = []           # header lines of the session the firmware began
-        self.copies = {}
+        self.deck = None                 # the dealer's physical deck, made with the engine
+        self.deck_seed = self.rng.randrange(1 << 30)
         self.last_tag = None
         self.pending_deal = False
         self.due_since = None
@@ -433,6 +431,7 @@ class LiveTable:
                 return
             self.jlines = list(head)
             self.deal_from = len(head)
+            self.deck = Deck(self.engine.packs, seed=self.deck_seed)
         for ln in lines[len(self.jlines):]:
             ev = parse_event(strip(ln))
             was = self.engine.in_deal()
@@ -440,6 +439,9 @@ class LiveTable:
                 self.jlines.append(ln)
                 if not was and self.engine.in_deal():
                     self.deal_from = len(self.jlines) - 1     # the deal's first event
+                if ev[0] == E.EV_CARD:
+                    self.deck.deal(ev[3])
+                self.deck.follow(self.engine, ev[0] == E.EV_SHUFFLE)
         if path is None:
             self.ledger = None
             self.on_change("ledger")
@@ -518,11 +520,19 @@ class LiveTable:
         self.vm.send(line)
 
     # --- the dealer
-    def _tag(self, code):
-        k = self.copies.get(code, 0)
-        self.copies[code] = k + 1
-        packs = self.engine.copies // 52 if self.engine is not None else 1
-        return card_tag(code, k % max(2, packs))
+    def _tag(self, code=None):
+        """The sticker of the deck's top card (a card the table does not take stays on top:
+        the dealer deals it again), or of the card `code` picked (its first copy from the
+        top, else the one on the table: the same sticker again)."""
+        if self.deck is None:
+            self.deck = Deck(1, seed=self.deck_seed)
+        card = self.deck.top() if code is None else self.deck.find(code)
+        return card.tag if card is not None else None
+
+    def _tag_second(self):
+        """The sticker of the card under the top one (two pulled together)."""
+        shoe = self.deck.shoe if self.deck is not None else []
+        return shoe[1].tag if len(shoe) > 1 else None
 
     def _put(self, tag, dwell=DWELL_MS):
         pn = self.world.pn532
@@ -538,7 +548,7 @@ class LiveTable:
                 self.note = "the table is not ready for cards yet"
                 self.on_change("shoe")
                 return
-            code = autoplay.Autoplayer(e, seed=self.rng.randrange(1 << 30)).draw()
+            code = autoplay.Autoplayer(e, deck=self.deck).draw()
             if code < 0:
                 self.note = "the shoe is empty here: the table wants a shuffle or a void"
                 self.on_change("shoe")
@@ -567,21 +577,21 @@ class LiveTable:
             # (else the PN532, which lists two targets at most, sees the old and one new)
             for tag in list(self.world.pn532.field):
                 self.world.pn532.remove(tag)
-            e = self.engine
-            codes = []
-            ap = autoplay.Autoplayer(e, seed=self.rng.randrange(1 << 30)) if e else None
-            for _ in range(2):
-                c = ap.draw() if ap else -1
-                codes.append(c if c >= 0 else self.rng.randrange(52))
-            if codes[0] == codes[1]:
-                codes[1] = (codes[1] + 1) % 52
-            for c in codes:
-                self._put(self._tag(c))
+            # the top two cards of the deck
+            tags = [self._tag(), self._tag_second()]
+            if None in tags:
+                self.note = "fewer than two cards in the shoe"
+                self.on_change("shoe")
+                return
+            for tag in tags:
+                self._put(tag)
             self.note = "two cards slid into the field together"
         else:
-            code = autoplay.Autoplayer(self.engine, seed=self.rng.randrange(1 << 30)).draw() \
-                if self.engine is not None else -1
-            tag = self._tag(code if code >= 0 else self.rng.randrange(52))
+            tag = self._tag()
+            if tag is None:
+                self.note = "the shoe is empty"
+                self.on_change("shoe")
+                return
             # gone after the first exchange with it: detected, never read
             self.world.pn532.fault_tag_leaves_after(tag, 0)
             self._put(tag)

@@ -1,5 +1,6 @@
-"""The simulated table around the firmware: scripted players, the dealer with a shoe of
-NTAG213 cards, and the screens, for tools/sim.py, tools/bench_app.py and the tests.
+"""The simulated table around the firmware: scripted players, the dealer with a physical
+deck of stickered cards (boards/simdev/deck.py), and the screens, for tools/sim.py,
+tools/bench_app.py and the tests.
 
 The firmware runs on any backend of tools/runner.py (CPython, the MicroPython VM, the
 virtual Pico). Whichever runs it, a `Driver` plays a scripted session (transcript events from
@@ -23,8 +24,8 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
 import autoplay  # noqa: E402
 import engine as E  # noqa: E402
 from boards import sim  # noqa: E402
-from boards.simdev import ntag213  # noqa: E402
-from cards import card_name  # noqa: E402
+from boards.simdev.deck import Deck  # noqa: E402
+from cards import card_name  # noqa: E402,F401 - (callers use S.card_name)
 from font5x7 import FONT  # noqa: E402
 from panel import Panel, panel_image  # noqa: E402
 from rules import parse_rules  # noqa: E402
@@ -44,10 +45,23 @@ def acked_at(line):
     return 0 if line.startswith(NEW_SESSION) else None
 
 
+def shoe_packs(rules, seats, banker=0):
+    """How many packs the engine's shoe holds for these rules and seats."""
+    h = Header()
+    h.rules = rules
+    h.seats = seats
+    h.banker = 0 if rules.preset == 2 else banker
+    return h.engine().packs
+
+
 def script_session(preset="table", seats=4, seed=1, banker=0, deals=0, options=()):
-    """(header lines, event lines) of a session decided by the autoplayer."""
+    """(header lines, event lines) of a session decided by the autoplayer, its cards dealt
+    from the physical deck Deck(packs, seed) (a Driver with the same seed deals the same
+    stickers in the same order)."""
     rules = parse_rules([preset] + list(options))
-    lines = autoplay.play_session(rules, seats, seed=seed, banker=banker, deals=deals)
+    deck = Deck(shoe_packs(rules, seats, banker), seed=seed)
+    lines = autoplay.play_session(rules, seats, seed=seed, banker=banker, deals=deals,
+                                  deck=deck)
     head = [ln for ln in lines if strip(ln)[0] in ("rules", "seats", "banker", "packs")]
     return head, lines[len(head):]
 
@@ -59,6 +73,22 @@ def settings_text(preset, seats, banker=0, options=()):
         k, v = opt.split("=")
         out.append("%s = %s" % (k, v))
     return "\n".join(out) + "\n"
+
+
+def deal_plan(head, events, deck):
+    """{event index: the physical card (deck.Card)} for every card event of the script,
+    dealt from `deck` as the table takes them (a card the deck does not have on top was
+    stacked there by whoever wrote the script: deck.stacked counts them)."""
+    e = shadow(head, events, 0)
+    plan = {}
+    for k, line in enumerate(events):
+        ev = parse_event(strip(line))
+        if e.apply(*ev) is not None:
+            break                       # (a script that goes wrong: its card stays unplanned)
+        if ev[0] == E.EV_CARD:
+            plan[k] = deck.deal(ev[3])
+        deck.follow(e, ev[0] == E.EV_SHUFFLE)
+    return plan
 
 
 def shadow(head, events, n):
@@ -84,10 +114,13 @@ class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
     def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=70,
-                 log=None, deal_ms=0, dwell_ms=40):
+                 log=None, deal_ms=0, dwell_ms=40, deck=None):
         self.head = head
         self.events = events
         self.rng = random.Random(seed)
+        # the dealer's physical deck (by default the one script_session(seed) dealt from)
+        self.deck = deck or Deck(shadow(head, events, 0).packs, seed=seed)
+        self.cards = deal_plan(head, events, self.deck)
         self.serial_share = serial_share
         self.think = think_ms
         self.hold = hold_ms
@@ -98,8 +131,6 @@ class Driver:
         self.action_at = 0
         self.world = None
         self.push_line = None
-        self.tags = {}
-        self.copy = {}
         self.in_field = None
         self.errors = []            # refusals seen ("error:" / "!")
         self.output = []
@@ -161,14 +192,9 @@ class Driver:
             self._shadow_n += 1
         return self._shadow
 
-    def tag_for(self, code):
-        k = self.copy.get(code, 0)
-        self.copy[code] = k + 1
-        key = (code, k % 2)
-        if key not in self.tags:
-            self.tags[key] = ntag213.text_tag(card_name(code), n=code + 52 * (k % 2),
-                                              lock_tlv=(code % 4 == 0))
-        return self.tags[key]
+    def tag_for(self, k):
+        """The sticker of event k's card: the physical card the deck deals there."""
+        return self.cards[k].tag
 
     def _press(self, t, name, hold=None):
         i = B[name]
@@ -195,7 +221,7 @@ class Driver:
             self.on_action(k)
         t = now
         if ev == E.EV_CARD and self.deal_ms:
-            tag = self.tag_for(card)
+            tag = self.tag_for(k)
             at = max(t, self.last_put + self.deal_ms)
             self.last_put = at
 
@@ -208,7 +234,7 @@ class Driver:
             self.steps.append((at, slide))
             return
         if ev == E.EV_CARD:
-            tag = self.tag_for(card)
+            tag = self.tag_for(k)
 
             def put(tag=tag):
                 self._remove_tag()

@@ -35,12 +35,12 @@ def flash_left(run):
 
 
 def tag_mode_run(run, n):
-    from boards.simdev import ntag213
+    from boards.simdev.deck import card_sticker
     p = run.p
     k = len(run.lines)
     run.send("tags check")
     run.run(lambda r: r.saw("ok tags check", k), max_s=p.emulated_now() + 10)
-    tag = ntag213.text_tag("AS", n=5000 + n)
+    tag = card_sticker("AS")                 # the deck's AS: its one sticker
     p.deal(tag)
     p.run_for(1.0)
     p.remove(tag)

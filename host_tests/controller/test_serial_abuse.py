@@ -73,7 +73,7 @@ def test_a_pasted_flood_is_worked_through_in_order_while_cards_and_buttons_act(t
         return lambda v: len(v.answers()) >= k
 
     for k, card in enumerate(["QH", "10S", "4C", "9D"]):
-        vm.when(answered(300 + 600 * k), lambda card=card, k=k: vm.tag(vm.now(), card, 40, k))
+        vm.when(answered(300 + 600 * k), lambda card=card: vm.tag(vm.now(), card, 40))
     vm.when(answered(2400), lambda: vm.press(vm.now(), "PLUS"))    # seat 2 stakes 2
     vm.when(answered(2900), lambda: vm.press(vm.now(), "OK"))
     vm.until = lambda v: len(v.answers()) >= statuses and "* #5 stake 2 2" in v.out

@@ -287,18 +287,10 @@ def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
                       dwell_ms=DWELL_MS, think_ms=think_ms)
     pico = boot_copy(deployed, tmp_path)
     try:
-        run = T.table_run(pico, driver, wall_timeout=WALL)
-        run.boot()
-        run.run()
-        run.halt(settle_s=0.2)
-        journal, err = pico.exec_raw(
-            "import os\nh = sorted(os.listdir('history')) if 'history' in os.listdir() "
-            "else []\nif h:\n print(open('history/' + h[0]).read())\nelse:\n"
-            " import session\n session.print_journal()")
+        got, err = T.played_session(pico, driver, wall_timeout=WALL)
     finally:
         pico.close()
     assert err == ""
-    got = [ln for ln in journal.replace("\r\n", "\n").split("\n") if ln.strip()]
     return driver, got
 
 

@@ -168,6 +168,7 @@ class Pico:
         w = self.world
         w.buttons = [_Button(self, p, n) for p, n in zip(BUTTON_PINS, sim.BUTTONS)]
         w.pn532.on_field = self._send_irq   # whoever moves a tag, the IRQ line follows
+        self._serving = False               # answering a bus phase (_address, _stop)
         w.clock.ns = 0
         self.ns = 0
         self.timers = []
@@ -279,9 +280,13 @@ class Pico:
                 else:
                     self.out += data
             elif op == b"a":
+                self._serving = True
                 self._address(line.split())
+                self._serving = False
             elif op in (b"w", b"r"):
+                self._serving = True
                 self._stop(line.split())
+                self._serving = False
             elif op == b"x":
                 _, addr, ns, n = line.split()
                 t = self._txn
@@ -399,7 +404,10 @@ class Pico:
         return "%d %d" % (level, fall)
 
     def _send_irq(self):
-        if self.proc is not None:
+        # while the emulator waits for the answer to a bus phase, that answer carries the
+        # IRQ line (a tag the PN532 model lets go mid-exchange: fault_tag_leaves_after);
+        # a line of its own then would be read as the answer
+        if self.proc is not None and not self._serving:
             self._send("irq " + self._irq_state())
 
     # ------------------------------------------------------------ the board, host side

@@ -107,6 +107,20 @@ def table_run(pico, driver, screens=None, wall_timeout=3600):
                        live_serial=True, wall_timeout=wall_timeout)
 
 
+def played_session(pico, driver, wall_timeout=3600):
+    """The driver's session played on the deployed Pico, then halted; the journal's lines
+    (the kept history file once the session is over) and the REPL's error text."""
+    run = table_run(pico, driver, wall_timeout=wall_timeout)
+    run.boot()
+    run.run()
+    run.halt(settle_s=0.2)
+    journal, err = pico.exec_raw(
+        "import os\nh = sorted(os.listdir('history')) if 'history' in os.listdir() "
+        "else []\nif h:\n print(open('history/' + h[0]).read())\nelse:\n"
+        " import session\n session.print_journal()")
+    return [ln for ln in journal.replace("\r\n", "\n").split("\n") if ln.strip()], err
+
+
 def mem_info(pico):
     """micropython.mem_info() at the REPL: {'total', 'used', 'free', 'max_free_block'}
     in bytes (blocks are 16 bytes on the rp2 port)."""
