@@ -80,6 +80,13 @@ def make_buttons():
     return [Pin(p, Pin.IN, Pin.PULL_UP) for p in BUTTON_PINS]
 
 
+def make_buzzer():
+    """The buzzer (firmware/buzzer.py): PWM on BUZZER, silent until a tone starts."""
+    from buzzer import Buzzer
+    from machine import PWM
+    return Buzzer(PWM(Pin(BUZZER)))
+
+
 def make_serial():
     """Lines typed on the USB serial port (sys.stdin, polled without blocking)."""
     from serial_lines import StdinLines
