@@ -1,5 +1,7 @@
 # The deck as the tag mode works through it: deck order (AS 2S .. KS, AH .. KH, AD .. KD,
-# AC .. KC) and, for "tags check", the tally of the tags seen.
+# AC .. KC) and, for "tags check", the tally of the tags seen. A deck of several packs
+# (C1, C4) holds each card once a pack; the packs' stickers say the same (the engine counts
+# copies, the reader tells them apart by UID), so a check counts the UIDs of each card.
 from cards import card_name
 from shoe_reader import uid_hex
 
@@ -16,17 +18,18 @@ def deck_place(code):
 
 
 class DeckCheck:
-    """Which cards a checked deck holds and on which tag each was first seen."""
+    """Which cards a checked deck holds and on which tags each was seen."""
 
-    def __init__(self, count):
-        self.end = count                     # tags to check (-1: until all 52 are present)
+    def __init__(self, count, packs=1):
+        self.end = count                     # tags to check (-1: until every card is present)
+        self.packs = packs
         self.k = 0                           # tags checked
-        self.seen = bytearray(52)            # per card code
-        self.first = bytearray(7 * 52)       # the first UID per card code
+        self.seen = bytearray(52)            # per card code: its tags seen (up to packs)
+        self.first = bytearray(7 * 52 * packs)   # their UIDs: copy j at (code * packs + j) * 7
         self.stats = {"present": 0, "duplicate": 0, "again": 0, "unknown": 0}
 
     def complete(self):
-        return self.stats["present"] == 52 or 0 < self.end <= self.k
+        return self.stats["present"] == 52 * self.packs or 0 < self.end <= self.k
 
     def tag(self, uid, uidhex, kind, val, mapped):
         """The next tag: what it holds (tagmode's _content) and its card in the UID map.
@@ -51,20 +54,42 @@ class DeckCheck:
         code = val if kind == "card" else mapped
         name = card_name(code)
         f = self.first
-        if self.seen[code]:
+        n = self.seen[code]
+        base = code * self.packs
+        for j in range(n):
+            o = (base + j) * 7
             for i in range(7):
-                if f[code * 7 + i] != uid[i]:
-                    st["duplicate"] += 1
-                    return ("duplicate %d %s %s %s"
-                            % (k, name, uidhex, uid_hex(f[code * 7:code * 7 + 7])),
-                            "%d %s DUPLICATE" % (k, name))
-            st["again"] += 1
-            return "again %d %s %s" % (k, name, uidhex), "%d %s again" % (k, name)
-        self.seen[code] = 1
-        f[code * 7:code * 7 + 7] = uid[:7]
+                if f[o + i] != uid[i]:
+                    break
+            else:
+                st["again"] += 1
+                return "again %d %s %s" % (k, name, uidhex), "%d %s again" % (k, name)
+        if n >= self.packs:
+            st["duplicate"] += 1
+            o = base * 7
+            return ("duplicate %d %s %s %s" % (k, name, uidhex, uid_hex(f[o:o + 7])),
+                    "%d %s DUPLICATE" % (k, name))
+        o = (base + n) * 7
+        f[o:o + 7] = uid[:7]
+        self.seen[code] = n + 1
         st["present"] += 1
+        if self.packs > 1:
+            return ("card %d %s %s copy %d/%d" % (k, name, uidhex, n + 1, self.packs),
+                    "%d %s %d/%d ok" % (k, name, n + 1, self.packs))
         return "card %d %s %s" % (k, name, uidhex), "%d %s ok" % (k, name)
 
     def missing(self):
-        """The cards not seen, in deck order."""
-        return [card_name(deck_card(i)) for i in range(52) if not self.seen[deck_card(i)]]
+        """The cards not seen as often as the deck has packs, in deck order: a card missing
+        from several packs once with its count ("ASx2")."""
+        out = []
+        for i in range(52):
+            code = deck_card(i)
+            left = self.packs - self.seen[code]
+            if left == 1:
+                out.append(card_name(code))
+            elif left > 1:
+                out.append("%sx%d" % (card_name(code), left))
+        return out
+
+    def missing_count(self):
+        return 52 * self.packs - self.stats["present"]
