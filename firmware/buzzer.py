@@ -26,6 +26,7 @@ class Buzzer:
         self.pwm = pwm
         self.on = False
         self.until = 0
+        self.hz = 0                          # the PWM's frequency now (set again only to change)
         pwm.duty_u16(0)
 
     def tick(self):
@@ -36,7 +37,9 @@ class Buzzer:
 
     def _start(self, hz, ms):
         pwm = self.pwm
-        pwm.freq(hz)
+        if hz != self.hz:                    # (a tick after a tick: only the duty)
+            pwm.freq(hz)
+            self.hz = hz
         pwm.duty_u16(_HALF)
         self.on = True
         self.until = drvtime.ticks_ms() + ms
