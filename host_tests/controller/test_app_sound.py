@@ -84,6 +84,19 @@ def test_a_card_not_read_buzzes(tmp_path):
     assert heard(b, t0) == ["buzz"]
 
 
+def test_a_sticker_whose_reads_fail_buzzes(tmp_path):
+    # a damaged sticker: it answers the listing, every READ of it is refused (a NAK)
+    b = bench_with(tmp_path)
+    tag = ntag213.text_tag("KD", n=303)
+    tag.command = lambda data: (False, b"") if data[:1] == b"\x30" else \
+        ntag213.NTAG213.command(tag, data)
+    t0 = b.world.clock.ms()
+    out = wave(b, tag, ms=300)
+    assert any(x.startswith("! reader read-failed") for x in out), out
+    assert not any(x.startswith("* #") for x in out)
+    assert heard(b, t0) == ["buzz"]
+
+
 def test_a_card_too_fast_to_read_buzzes(tmp_path):
     b = bench_with(tmp_path)
     t0 = b.world.clock.ms()
