@@ -68,3 +68,37 @@ def test_the_page_gets_the_firmwares_tones():
     st.table = Fake()
     full = st._full()
     assert full["tone_kinds"] == kinds
+
+
+def test_the_page_plays_each_tone(tmp_path):
+    # the page in a browser: a card dealt by its button ticks, two cards at once buzz; each
+    # new tone makes one WebAudio oscillator at the firmware's pitch
+    import browser
+    from test_play_browser import Page, Site
+    site = Site(str(tmp_path / "flash"))
+    site.start()
+    driver = browser.chromium(1280, 1100)
+    try:
+        driver.get(site.url)
+        page = Page(site, driver)
+        wait_for(lambda: page.js("return document.body.dataset.boots") == "1"
+                 and "Cut" in (page.table.prompt or ""), "the firmware's first prompt")
+        page.js("window.pitches = [];"
+                "const make = AudioContext.prototype.createOscillator;"
+                "AudioContext.prototype.createOscillator = function () {"
+                "  const o = make.call(this);"
+                "  setTimeout(() => window.pitches.push(o.frequency.value), 0);"
+                "  return o; };")
+        page.act(lambda: page.click("deal"))               # a click: the page may sound
+        wait_for(lambda: page.js("return document.body.dataset.lastTone") == "tick",
+                 "the tick on the page")
+        page.act(lambda: page.d.find_element("css selector", "[data-anomaly=two]").click())
+        wait_for(lambda: page.js("return document.body.dataset.lastTone") == "buzz",
+                 "the buzz on the page")
+        wait_for(lambda: len(page.js("return window.pitches")) == 2, "two oscillators")
+        assert page.js("return window.pitches") == [buzzer.TICK_HZ, buzzer.BUZZ_HZ]
+        assert page.js("return +document.body.dataset.tones") == \
+            len(site.table.world.buzzer.tones) == 2
+    finally:
+        driver.quit()
+        site.stop()
