@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The wiring diagram of each board, drawn from its file in boards/: the pins are read from
-the file's own constants (never typed a second time), checked against the RP2040's pin
-functions, and drawn as docs/wiring_pico.png and docs/wiring_pico_w.png.
+"""The wiring diagram of each board, drawn from its file in boards/: the pins and the power
+(POWER: who feeds whom, GROUND: every GND joined) are read from the file's own constants
+(never typed a second time), checked against the RP2040's pin functions and for a part
+unfed or fed twice, and drawn as docs/wiring_pico.png and docs/wiring_pico_w.png.
 
     .venv/bin/python tools/wiring.py            # draw both into docs/
     .venv/bin/python tools/wiring.py --check    # exit 1 when a picture in docs/ is stale
