@@ -344,7 +344,7 @@ class Table:
         card = False
         if r is not None:
             busy = True
-            bz = self.buzzer             # the dealer hears it before the '!' line
+            bz = self.buzzer             # a refusal's buzz before the '!' line
             if isinstance(r, int):
                 card = True
                 why = self.event(E.EV_CARD, 0, 0, r, _SRC_SHOE)
@@ -359,9 +359,6 @@ class Table:
                     bz.buzz()
                 self.refuse("reader " + r)
         now = drvtime.ticks_ms()
-        bz = self.buzzer
-        if bz is not None and bz.on:
-            bz.stop_due(now)
         if not card and self._buttons_and_lines(now):   # (a card's display first: a
             busy = True                                   # press or a line waits a pass)
         if self.ui.msg and now - self.msg_at > MSG_MS:
@@ -390,6 +387,9 @@ class Table:
         if self.narrator.due:
             self.narrator.tell()         # the event's lines, its display drawn
             self.service()
+        bz = self.buzzer                 # a card's tick once its display went out; a
+        if bz is not None and bz.on:     # tone's end
+            bz.step(now)
         self.loops += 1
         return busy
 

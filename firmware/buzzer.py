@@ -2,7 +2,7 @@
 # a card, a longer low buzz when it refuses one, cannot read it or sees two at once, so a
 # dealer whose eyes are on the cards knows without looking up. The board gives the PWM
 # output (its make_buzzer(): freq(hz), duty_u16(d); machine.PWM on the Pico); a tone is
-# started here and stopped by the controller's loop (stop_due) once its time is up: nothing
+# started here and stopped by the controller's loop (step) once its time is up: nothing
 # waits for it, and the PWM runs in hardware meanwhile.
 try:
     from micropython import const
@@ -24,15 +24,20 @@ _HALF = const(32768)       # a square wave: the loudest a piezo gets from a pin
 class Buzzer:
     def __init__(self, pwm):
         self.pwm = pwm
-        self.on = False
+        self.on = False                      # a tone waits, or sounds: step() has work
+        self.pending = False                 # the tick waits for the loop's step()
         self.until = 0
         self.hz = 0                          # the PWM's frequency now (set again only to change)
         pwm.duty_u16(0)
 
     def tick(self):
-        self._start(TICK_HZ, TICK_MS)
+        """A card taken: the tick starts at the loop's next step(), after the card's own
+        display went out (a dealer hears no difference; the display is not held back)."""
+        self.pending = True
+        self.on = True
 
     def buzz(self):
+        self.pending = False
         self._start(BUZZ_HZ, BUZZ_MS)
 
     def _start(self, hz, ms):
@@ -44,8 +49,12 @@ class Buzzer:
         self.on = True
         self.until = drvtime.ticks_ms() + ms
 
-    def stop_due(self, now):
-        """Silence a tone whose time is up (called from the loop while self.on)."""
-        if drvtime.ticks_diff(now, self.until) >= 0:
+    def step(self, now):
+        """Start a waiting tick, or silence a tone whose time is up (called from the loop
+        while self.on)."""
+        if self.pending:
+            self.pending = False
+            self._start(TICK_HZ, TICK_MS)
+        elif drvtime.ticks_diff(now, self.until) >= 0:
             self.pwm.duty_u16(0)
             self.on = False
