@@ -388,8 +388,8 @@ class Table:
             self.narrator.tell()         # the event's lines, its display drawn
             self.service()
         bz = self.buzzer                 # a card's tick once its display went out; a
-        if bz is not None and bz.on:     # tone's end
-            bz.step(now)
+        if bz is not None and bz.on and now >= bz.due:     # tone's end (buzzer.py)
+            bz.step()
         self.loops += 1
         return busy
 

@@ -22,11 +22,14 @@ _HALF = const(32768)       # a square wave: the loudest a piezo gets from a pin
 
 
 class Buzzer:
+    # The loop looks at `on` and `due` itself, without a call, on every pass: a method
+    # call a pass while a tone sounds cost the card's display its time.
+
     def __init__(self, pwm):
         self.pwm = pwm
-        self.on = False                      # a tone waits, or sounds: step() has work
+        self.on = False                      # a tone waits or sounds: step() is due at `due`
+        self.due = 0                         # ticks_ms when step() has work (0: at once)
         self.pending = False                 # the tick waits for the loop's step()
-        self.until = 0
         self.hz = 0                          # the PWM's frequency now (set again only to change)
         pwm.duty_u16(0)
 
@@ -35,6 +38,7 @@ class Buzzer:
         display went out (a dealer hears no difference; the display is not held back)."""
         self.pending = True
         self.on = True
+        self.due = 0
 
     def buzz(self):
         self.pending = False
@@ -47,14 +51,14 @@ class Buzzer:
             self.hz = hz
         pwm.duty_u16(_HALF)
         self.on = True
-        self.until = drvtime.ticks_ms() + ms
+        self.due = drvtime.ticks_ms() + ms
 
-    def step(self, now):
+    def step(self):
         """Start a waiting tick, or silence a tone whose time is up (called from the loop
-        while self.on)."""
+        once `due` has come while self.on)."""
         if self.pending:
             self.pending = False
             self._start(TICK_HZ, TICK_MS)
-        elif drvtime.ticks_diff(now, self.until) >= 0:
+        else:
             self.pwm.duty_u16(0)
             self.on = False
