@@ -13,6 +13,11 @@ def deck_card(i):
     return (i % 13) * 4 + "CDHS".find(SUITS[i // 13])
 
 
+def place_name(place):
+    """The card at deck place `place` of a deck of packs (0..52 x packs - 1), by name."""
+    return card_name(deck_card(place % 52))
+
+
 def deck_place(code):
     return SUITS.find("CDHS"[code & 3]) * 13 + (code >> 2)
 
@@ -93,3 +98,29 @@ class DeckCheck:
 
     def missing_count(self):
         return 52 * self.packs - self.stats["present"]
+
+
+class DoneTags:
+    """The tags a write or enroll run of several packs has done, by deck place: a first
+    pack's card put back among the second's is known again (size 0: a run of one pack)."""
+
+    def __init__(self, size):
+        self.uids = bytearray(7 * size)
+
+    def mark(self, place, uid):
+        if self.uids:
+            self.uids[place * 7:place * 7 + 7] = uid[:7]
+
+    def place_of(self, uid, first, end):
+        """The place in first..end-1 that `uid` was done for, or -1."""
+        d = self.uids
+        if not d:
+            return -1
+        for k in range(first, end):
+            o = k * 7
+            for i in range(7):
+                if d[o + i] != uid[i]:
+                    break
+            else:
+                return k
+        return -1

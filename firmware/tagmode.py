@@ -70,7 +70,7 @@ from cards import card_name, parse_card
 from pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, RFCONFIG, Link, list_params, \
     retries_params
 from uid_map import UidMap
-from tag_deck import SUITS, DeckCheck, deck_card, deck_place  # noqa: F401  (public here too)
+from tag_deck import SUITS, DeckCheck, DoneTags, deck_card, deck_place, place_name  # noqa
 from tag_image import TagImage, text_record  # noqa: F401  (public here too)
 
 try:
@@ -165,26 +165,23 @@ class TagMode:
         self.active = False
         self.done = False
         self.check = None                                # check: the tally (tag_deck.py)
-        self.packs = 1                                   # packs in the deck of this run
-        self.table_packs = 1                             # a command's packs by default
         self.size = 52                                   # deck places: 52 x packs
-        self.done_uids = None                            # write/enroll of packs: UIDs done
+        self.done_tags = None                            # several packs: DoneTags
 
     # --- public API
-    def command(self, line):
-        """Handle one serial line "tags ..."; the answers come out of poll()."""
+    def command(self, line, packs=1):
+        """One serial line "tags ..." (`packs`: the deck's, unless it says); answers: poll()."""
         c = parse_command(line)
         if isinstance(c, str):
             self._out(c)
         elif c[0] == "stop":
             self.stop()
         else:
-            self.start(c[0], c[1], c[2], c[3] or self.table_packs)
+            self.start(c[0], c[1], c[2], c[3] or packs)
 
     def start(self, mode, first=0, count=-1, packs=1):
         """Start "write", "enroll" or "check" from deck place `first` (0 = AS) for `count`
-        cards (-1: to the end of the deck's last pack; check: until every card of `packs`
-        packs is present)."""
+        cards (-1: to the end of the last pack; check: until every card of each pack is in)."""
         if self.active:
             self._out("error busy: %s is running (send tags stop first)" % self.mode)
             return False
@@ -196,17 +193,14 @@ class TagMode:
         self.mode = mode
         self.first = first
         self.place = first
-        self.packs = packs
         self.size = size = 52 * packs
-        self.done_uids = None
+        self.done_tags = DoneTags(size if packs > 1 and mode != "check" else 0)
         if mode == "check":
             self.check = DeckCheck(count, packs)
             self.stats = self.check.stats
         else:
             self.end = size if count < 0 else min(size, first + count)
             self.stats = {"ok": 0, "same": 0, "refused": 0, "failed": 0}
-            if packs > 1:                    # which place each tag of this run was done for
-                self.done_uids = bytearray(7 * size)
         self.active = True
         self.done = False
         self.img.reset()
@@ -274,8 +268,7 @@ class TagMode:
             ln[0] = "Check %d/%d" % (self.stats["present"], self.size)
         elif self.place < self.end:
             ln[0] = "%s %d/%d: %s" % ("Write" if self.mode == "write" else "Enroll",
-                                      self.place + 1, self.size,
-                                      card_name(deck_card(self.place % 52)))
+                                      self.place + 1, self.size, place_name(self.place))
         else:
             ln[0] = "%s: all done" % ("Write" if self.mode == "write" else "Enroll")
         ln[1] = prompt
@@ -292,8 +285,7 @@ class TagMode:
             self._out("place %d" % (self.check.k + 1))
             self._show("place the next card")
         else:
-            self._out("place %d/%d %s" % (self.place + 1, self.size,
-                                          card_name(deck_card(self.place % 52))))
+            self._out("place %d/%d %s" % (self.place + 1, self.size, place_name(self.place)))
             self._show("place a blank card" if self.mode == "write" else "place the card")
 
     def _gone(self):
@@ -447,11 +439,9 @@ class TagMode:
             return
         want = deck_card(self.place % 52)
         name = card_name(want)
-        done = self._done_at()
-        if done >= 0:
-            self._refuse("is %s of pack %d, done in this run" % (
-                card_name(deck_card(done % 52)), done // 52 + 1))
-            return
+        k = self.done_tags.place_of(self._uid, self.first, self.place)
+        if k >= 0:
+            return self._refuse("is %s of pack %d, done in this run" % (place_name(k), k // 52 + 1))
         mapped = self.map.lookup(self._uid) if self.map is not None else -1
         if kind == "card" and val != want:
             self._refuse("holds %s (card %d of the deck)" % (card_name(val), deck_place(val) + 1))
@@ -493,30 +483,13 @@ class TagMode:
             return
         self.img.plan_write(card_name(want), self._uid)
 
-    def _done_at(self):
-        """The deck place this tag was done for earlier in this run, or -1."""
-        d = self.done_uids
-        if d is None:
-            return -1
-        u = self._uid
-        for k in range(self.first, self.place):
-            o = k * 7
-            for i in range(7):
-                if d[o + i] != u[i]:
-                    break
-            else:
-                return k
-        return -1
-
     def _wrote_ok(self):
-        self._counted("ok", card_name(deck_card(self.place % 52)))
+        self._counted("ok", place_name(self.place))
 
     def _counted(self, how, name):
         self.stats[how] += 1
         self._tries = 0
-        if self.done_uids is not None:
-            o = self.place * 7
-            self.done_uids[o:o + 7] = self._uid[:7]
+        self.done_tags.mark(self.place, self._uid)
         self._out("%s %d/%d %s %s" % (how, self.place + 1, self.size, name, self._uidhex()))
         self._last = "%d %s %s" % (self.place + 1, name, "ok" if how == "ok" else "was done")
         self.place += 1
