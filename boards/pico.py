@@ -3,6 +3,8 @@
 #   Displays: index i on switch channel SLOTS[i][0] at SLOTS[i][1].
 #   PN532 IRQ on GP6 (input, active low), RSTPDN on GP7 (output, high = run).
 #   Buttons GP10..GP17 to ground, internal pull-ups.
+#   Buzzer: a passive piezo between GP18 (PWM) and ground.
+#   Power: POWER and GROUND below (docs/BUILD.md, "Power").
 from machine import I2C, Pin
 
 PN532_ADDR = 0x24
@@ -17,6 +19,15 @@ SLOTS = ((0, 0x3C), (1, 0x3C), (2, 0x3C), (3, 0x3C), (4, 0x3C), (5, 0x3C), (6, 0
          (7, 0x3C), (0, 0x3D))
 BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 BUTTON_PINS = (10, 11, 12, 13, 14, 15, 16, 17)
+BUZZER = 18
+# Who feeds whom: (source, part). A source is a Pico pin (VBUS: the USB 5 V; 3V3(OUT): the
+# Pico's own regulator) or a part. The reader and the displays together can draw more than
+# 3V3(OUT) gives, so they have a 3.3 V regulator of their own on VBUS; the switch and the
+# bus pull-ups stay on 3V3(OUT). Every part in GROUND has its GND on a Pico GND.
+POWER = (("VBUS", "3.3 V regulator"), ("3.3 V regulator", "PN532"),
+         ("3.3 V regulator", "displays"), ("3V3(OUT)", "TCA9548A"),
+         ("3V3(OUT)", "I2C pull-ups"))
+GROUND = ("3.3 V regulator", "PN532", "TCA9548A", "displays", "buzzer", "buttons")
 SIO_GPIO_IN = 0xD0000004     # every GPIO's input level, bits 0..29 (a small int)
 IO_BANK0_INTR = 0x400140F0   # INTR0..3: 4 bits a GPIO: level low, level high, edge low, high
 
@@ -67,6 +78,13 @@ def make_displays(n=9, height=64, font=-1):
 def make_buttons():
     """machine.Pin objects in BUTTONS order; value() 0 = pressed."""
     return [Pin(p, Pin.IN, Pin.PULL_UP) for p in BUTTON_PINS]
+
+
+def make_buzzer():
+    """The buzzer (firmware/buzzer.py): PWM on BUZZER, silent until a tone starts."""
+    from buzzer import Buzzer
+    from machine import PWM
+    return Buzzer(PWM(Pin(BUZZER)))
 
 
 def make_serial():

@@ -1,6 +1,7 @@
 # The simulated board: the same roles as boards/pico.py, on the simulated I2C bus.
 #   PN532 (0x24) and TCA9548A (0x70) on the root bus; SSD1306 models behind the switch,
-#   display i on channel SLOTS[i][0] at address SLOTS[i][1]; buttons as SimPins.
+#   display i on channel SLOTS[i][0] at address SLOTS[i][1]; buttons as SimPins; the
+#   buzzer a piezo model that keeps every tone (world.buzzer.tones).
 # build() makes a fresh world (clock, bus, models) and puts the drivers on its clock;
 # the make_*() functions are the board API the controller uses.
 # The models are imported inside World(), so a VM-side client (boards/simdev/remote.py)
@@ -24,6 +25,7 @@ class World:
         from boards.simdev.bus import SimI2C
         from boards.simdev.buttons import SimPin
         from boards.simdev.clock import Clock
+        from boards.simdev.piezo import Piezo
         from boards.simdev.pn532 import PN532
         from boards.simdev.ssd1306 import SSD1306
         from boards.simdev.tca9548a import TCA9548A
@@ -38,6 +40,7 @@ class World:
             self.mux.add_device(ch, addr, d)
             self.displays.append(d)
         self.buttons = [SimPin(name) for name in BUTTONS]
+        self.buzzer = Piezo(self.clock)   # .tones: [(ms, "tick" | "buzz")]
         self.serial = None            # boards.simdev.serial.QueueLines, made by make_serial()
         self.i2c = None
         self.mux_driver = None
@@ -114,6 +117,16 @@ def make_displays(n=9, height=64, font=-1):
 def make_buttons():
     """machine.Pin-like objects in BUTTONS order; value() 0 = pressed."""
     return list(_world().buttons)
+
+
+def make_buzzer():
+    """The buzzer (firmware/buzzer.py) on the world's piezo model; None for a VM-side world
+    (boards/simdev/remote.py), which has none."""
+    piezo = getattr(_world(), "buzzer", None)
+    if piezo is None:
+        return None
+    from buzzer import Buzzer
+    return Buzzer(piezo)
 
 
 def make_serial():

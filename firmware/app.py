@@ -8,6 +8,7 @@
 #   screens.py       which display to draw next, and its lines (views.py)
 #   housekeeping.py  collections, heap figures, when the journal's tail is folded
 #   tag_run.py       a tag-mode run between deals
+#   buzzer.py        the tick of a card taken, the buzz of one refused or unread
 #
 # Serial output lines (the answer to an input line is exactly one "ok"/"error:" line):
 #   ok #N <event>      an input line's event was accepted; N = events in the session
@@ -76,6 +77,7 @@ class Table:
         self.settings = None
         self.reader = None
         self.btn = None
+        self.buzzer = None               # buzzer.Buzzer: a board with one and sound = on
         self.web = None                  # web.Web on a board with a network (web.py)
         self.stop = False
         self.loops = 0
@@ -143,6 +145,8 @@ class Table:
                 self.say("! uid map %s: %s" % (st.uid_map, x))
         self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                     timeout_ms=st.timeout_ms)
+        if st.sound and hasattr(b, "make_buzzer"):
+            self.buzzer = b.make_buzzer()
         levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
         self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms, st.release_ms, levels)
         if hasattr(b, "make_button_timer"):
@@ -350,12 +354,19 @@ class Table:
         card = False
         if r is not None:
             busy = True
+            bz = self.buzzer             # a refusal's buzz before the '!' line
             if isinstance(r, int):
                 card = True
                 why = self.event(E.EV_CARD, 0, 0, r, _SRC_SHOE)
                 if why:
+                    if bz is not None:
+                        bz.buzz()
                     self.refuse("card: " + why)
+                elif bz is not None:
+                    bz.tick()
             else:
+                if bz is not None:
+                    bz.buzz()
                 self.refuse("reader " + r)
         now = drvtime.ticks_ms()
         if not card and self._buttons_and_lines(now):   # (a card's display first: a
@@ -386,6 +397,9 @@ class Table:
         if self.narrator.due:
             self.narrator.tell()         # the event's lines, its display drawn
             self.service()
+        bz = self.buzzer                 # a card's tick once its display went out; a
+        if bz is not None and bz.on and now >= bz.due:     # tone's end (buzzer.py)
+            bz.step()
         self.loops += 1
         return busy
 

@@ -14,6 +14,7 @@
 #   release_ms = 5            buttons: a release counts once it has lasted this long
 #   long_ms = 800             buttons: a press this long is a long press
 #   seat_displays = on        off: no seat OLEDs, the players' phones are the seat displays
+#   sound = on                off: the buzzer stays silent (no tick, no buzz)
 #   web = on                  a board with a network (Pico W) serves the table (web.py)
 #   wifi = Home network       the Wi-Fi to join (spaces allowed); none: its own access point
 #   wifi_password = secret    that network's password
@@ -39,7 +40,7 @@ _NUMBERS = (   # key, low, high (a tuple stays in flash; a dict would be built o
     ("web_port", 1, 65535),
     ("web_timeout", 2, 60),
 )
-_SWITCHES = ("seat_displays", "web")
+_SWITCHES = ("seat_displays", "web", "sound")
 _TEXTS = ("wifi", "wifi_password", "ap_name", "ap_password")   # may hold spaces
 
 

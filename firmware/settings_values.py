@@ -19,6 +19,7 @@ class Settings:
         self.long_ms = 800
         self.seat_displays = True
         self.web = True
+        self.sound = True          # the buzzer's tick and buzz (buzzer.py)
         self.wifi = ""
         self.wifi_password = ""
         self.ap_name = "Pontoon"

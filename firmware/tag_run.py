@@ -28,7 +28,7 @@ class TagRun:
             st = t.settings
             self.tm = tagmode.for_reader(t.reader, t.screens.disp, screen=BANKER_DISPLAY,
                                          uidmap_path=t.root + (st.uid_map or "uidmap.txt"))
-        self.tm.command(line)
+        self.tm.command(line, e.packs if e is not None else 1)   # its deck (C1, C4)
         self.busy = True
         return None
 

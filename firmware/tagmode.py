@@ -20,6 +20,12 @@
 # check  - read a finished deck: each tag's card (NDEF Text, else the UID map), duplicates
 #          (another tag with the same card), the same tag again, unknown tags; at the end the
 #          missing cards. Ends when all 52 are present, after `count` tags, or on stop.
+# Packs: a deck of P packs (C1, C4: two from 8 participants) is P x 52 places, pack after
+# pack in deck order; a card's stickers say the same in every pack (the engine counts
+# copies; the reader tells them apart by UID). write/enroll refuse a tag already done in
+# this run (a first pack's card put back among the second's); check wants every card on P
+# different tags (a card on more is a duplicate). P is the table's (its engine's packs) or
+# the command's "packs P".
 # After each tag the mode waits until that tag has left the field before taking the next.
 # A failed exchange (tag pulled away, CRC...) is retried when the tag comes back, up to
 # max_tries times; a tag whose write was interrupted may then be overwritten.
@@ -30,13 +36,15 @@
 # in flight times out and is resent).
 #
 # Serial protocol (host -> device lines; the controller routes lines starting "tags "):
-#   tags write [CARD [COUNT]]  write from CARD (deck order, default AS), COUNT cards (default:
-#                              to the end of the deck)
-#   tags enroll [CARD [COUNT]] the same for the UID map
-#   tags check [COUNT]         check; ends by itself after COUNT tags or all 52 cards present
+#   tags write [CARD [COUNT]] [packs P]  write from CARD (deck order, default AS), COUNT
+#                              cards (default: to the end of the deck's last pack)
+#   tags enroll [CARD [COUNT]] [packs P] the same for the UID map
+#   tags check [COUNT] [packs P]  check; ends by itself after COUNT tags or every card
+#                              present (P times)
 #   tags stop                  end the mode now (its summary is printed first)
 # Device -> host: lines "tags: KIND FIELDS", fields separated by one space; UID is 14 hex
-# digits (or "-"), I/N the card's place in the deck (1..52), CARD as written ("TS", "QH"):
+# digits (or "-"), I/N the card's place in the deck (1..N, N = 52 x packs), CARD as
+# written ("TS", "QH"):
 #   tags: start MODE CARD COUNT         a mode started (check: "tags: start check - COUNT")
 #   tags: place I/N CARD                write/enroll: waiting for the tag for CARD
 #   tags: place K                       check: waiting for the K-th tag
@@ -44,11 +52,14 @@
 #   tags: same I/N CARD UID             already held / already enrolled as CARD: counted
 #   tags: refused UID REASON...         left unchanged; the same card is still wanted
 #   tags: failed UID REASON...          an exchange failed part-way; place the tag again
-#   tags: card K CARD UID               check: K-th tag, CARD seen for the first time
-#   tags: duplicate K CARD UID FIRSTUID check: CARD was already seen on tag FIRSTUID
+#   tags: card K CARD UID [copy J/P]    check: K-th tag, CARD seen for the first time (for
+#                                       the J-th time of P, in a deck of P packs)
+#   tags: duplicate K CARD UID FIRSTUID check: CARD was already seen on tag FIRSTUID (on as
+#                                       many tags as the deck has packs)
 #   tags: again K CARD UID              check: the same tag read again (not counted)
 #   tags: unknown K UID REASON...       check: not a card (blank, other data, conflict)
-#   tags: missing CARD CARD ...         check summary: cards not seen (only if any)
+#   tags: missing CARD CARD ...         check summary: cards not seen (only if any; "ASx2":
+#                                       missing from two packs)
 #   tags: summary MODE k=v k=v ...      write/enroll: ok same refused failed;
 #                                       check: present duplicate again unknown missing
 #   tags: done MODE | tags: stopped MODE  the last line of a run (by itself | after stop)
@@ -59,7 +70,7 @@ from cards import card_name, parse_card
 from pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, RFCONFIG, Link, list_params, \
     retries_params
 from uid_map import UidMap
-from tag_deck import SUITS, DeckCheck, deck_card, deck_place  # noqa: F401  (public here too)
+from tag_deck import SUITS, DeckCheck, DoneTags, deck_card, deck_place, place_name  # noqa
 from tag_image import TagImage, text_record  # noqa: F401  (public here too)
 
 try:
@@ -92,12 +103,18 @@ def parse_command(line):
     if not w or w[0] != "tags":
         return "error not a tags command: " + line.strip()
     if len(w) == 2 and w[1] == "stop":
-        return "stop", 0, 0
+        return "stop", 0, 0, 0
     if len(w) < 2 or w[1] not in MODES:
         return "error unknown tags command: " + line.strip()
     first = 0
     count = -1
+    packs = 0                            # 0: the table's
     args = w[2:]
+    if len(args) >= 2 and args[-2] == "packs":
+        if args[-1] not in ("1", "2", "3", "4", "5", "6", "7", "8"):
+            return "error packs must be 1 to 8, not " + args[-1]
+        packs = int(args[-1])
+        args = args[:-2]
     if w[1] != "check" and args:
         c = parse_card(args[0])
         if c < 0:
@@ -113,7 +130,7 @@ def parse_command(line):
             count = 0
         if count < 1:
             return "error not a count: " + args[0]
-    return w[1], first, count
+    return w[1], first, count, packs
 
 
 class TagMode:
@@ -148,21 +165,23 @@ class TagMode:
         self.active = False
         self.done = False
         self.check = None                                # check: the tally (tag_deck.py)
+        self.size = 52                                   # deck places: 52 x packs
+        self.done_tags = None                            # several packs: DoneTags
 
     # --- public API
-    def command(self, line):
-        """Handle one serial line "tags ..."; the answers come out of poll()."""
+    def command(self, line, packs=1):
+        """One serial line "tags ..." (`packs`: the deck's, unless it says); answers: poll()."""
         c = parse_command(line)
         if isinstance(c, str):
             self._out(c)
         elif c[0] == "stop":
             self.stop()
         else:
-            self.start(c[0], c[1], c[2])
+            self.start(c[0], c[1], c[2], c[3] or packs)
 
-    def start(self, mode, first=0, count=-1):
+    def start(self, mode, first=0, count=-1, packs=1):
         """Start "write", "enroll" or "check" from deck place `first` (0 = AS) for `count`
-        cards (-1: to the end of the deck; check: until all 52 are present)."""
+        cards (-1: to the end of the last pack; check: until every card of each pack is in)."""
         if self.active:
             self._out("error busy: %s is running (send tags stop first)" % self.mode)
             return False
@@ -174,11 +193,13 @@ class TagMode:
         self.mode = mode
         self.first = first
         self.place = first
+        self.size = size = 52 * packs
+        self.done_tags = DoneTags(size if packs > 1 and mode != "check" else 0)
         if mode == "check":
-            self.check = DeckCheck(count)
+            self.check = DeckCheck(count, packs)
             self.stats = self.check.stats
         else:
-            self.end = 52 if count < 0 else min(52, first + count)
+            self.end = size if count < 0 else min(size, first + count)
             self.stats = {"ok": 0, "same": 0, "refused": 0, "failed": 0}
         self.active = True
         self.done = False
@@ -191,7 +212,7 @@ class TagMode:
         self._last = ""
         self.phase = _CONFIG
         if mode == "check":
-            self._out("start check - %s" % ("52" if count < 0 else count))
+            self._out("start check - %d" % (self.size if count < 0 else count))
         else:
             self._out("start %s %s %d" % (mode, card_name(deck_card(first)), self.end - first))
         self._want()
@@ -244,10 +265,10 @@ class TagMode:
             return
         ln = self._lines
         if self.mode == "check":
-            ln[0] = "Check %d/52" % self.stats["present"]
+            ln[0] = "Check %d/%d" % (self.stats["present"], self.size)
         elif self.place < self.end:
-            ln[0] = "%s %d/52: %s" % ("Write" if self.mode == "write" else "Enroll",
-                                      self.place + 1, card_name(deck_card(self.place)))
+            ln[0] = "%s %d/%d: %s" % ("Write" if self.mode == "write" else "Enroll",
+                                      self.place + 1, self.size, place_name(self.place))
         else:
             ln[0] = "%s: all done" % ("Write" if self.mode == "write" else "Enroll")
         ln[1] = prompt
@@ -264,7 +285,7 @@ class TagMode:
             self._out("place %d" % (self.check.k + 1))
             self._show("place the next card")
         else:
-            self._out("place %d/52 %s" % (self.place + 1, card_name(deck_card(self.place))))
+            self._out("place %d/%d %s" % (self.place + 1, self.size, place_name(self.place)))
             self._show("place a blank card" if self.mode == "write" else "place the card")
 
     def _gone(self):
@@ -278,7 +299,7 @@ class TagMode:
             miss = self.check.missing()
             if miss:
                 self._out("missing " + " ".join(miss))
-            st["missing"] = len(miss)
+            st["missing"] = self.check.missing_count()
             keys = ("present", "duplicate", "again", "unknown", "missing")
         else:
             keys = ("ok", "same", "refused", "failed")
@@ -416,8 +437,11 @@ class TagMode:
         if self.check is not None:
             self._checked(kind, val)
             return
-        want = deck_card(self.place)
+        want = deck_card(self.place % 52)
         name = card_name(want)
+        k = self.done_tags.place_of(self._uid, self.first, self.place)
+        if k >= 0:
+            return self._refuse("is %s of pack %d, done in this run" % (place_name(k), k // 52 + 1))
         mapped = self.map.lookup(self._uid) if self.map is not None else -1
         if kind == "card" and val != want:
             self._refuse("holds %s (card %d of the deck)" % (card_name(val), deck_place(val) + 1))
@@ -460,12 +484,13 @@ class TagMode:
         self.img.plan_write(card_name(want), self._uid)
 
     def _wrote_ok(self):
-        self._counted("ok", card_name(deck_card(self.place)))
+        self._counted("ok", place_name(self.place))
 
     def _counted(self, how, name):
         self.stats[how] += 1
         self._tries = 0
-        self._out("%s %d/52 %s %s" % (how, self.place + 1, name, self._uidhex()))
+        self.done_tags.mark(self.place, self._uid)
+        self._out("%s %d/%d %s %s" % (how, self.place + 1, self.size, name, self._uidhex()))
         self._last = "%d %s %s" % (self.place + 1, name, "ok" if how == "ok" else "was done")
         self.place += 1
         self._release_and_wait()

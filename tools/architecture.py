@@ -33,6 +33,7 @@ PARTS = (
         "screens", "views", "seat_displays", "font5x7", "web", "web_pages")),
     ("Hardware adapters", (
         "shoe_reader", "uid_map", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
+        "buzzer",
         "serial_lines", "line_assembler", "tca9548a", "busio", "digitalio", "drvtime",
         "drivers")),
 )

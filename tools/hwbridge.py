@@ -28,8 +28,8 @@ class Bridge:
     """Serves the VM's requests from a boards.sim.World (one request -> one reply line).
 
     Besides the bus, clock and IRQ: "B" answers the button levels (bit i = button i),
-    "Y" up to 64 bytes typed on the serial line (push_line, push_bytes), "X tick"/"X deal"
-    as described above.
+    "Y" up to 64 bytes typed on the serial line (push_line, push_bytes), "Z hz duty" the
+    buzzer's PWM (world.buzzer hears it), "X tick"/"X deal" as described above.
     """
 
     def __init__(self, world, dwell=40):
@@ -80,6 +80,9 @@ class Bridge:
             chunk = self.serial[:64]
             del self.serial[:64]
             return ("K " + chunk.hex()) if chunk else "K"
+        if op == "Z":                 # the buzzer's PWM: the piezo model hears it
+            w.buzzer.set(int(req[1]), int(req[2]))
+            return "K"
         if op == "L":                 # a whole line (older clients)
             i = self.serial.find(b"\n")
             if i < 0:

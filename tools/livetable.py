@@ -121,6 +121,7 @@ class LiveTable:
         self.closed = False
         self.thread = None
         self.world = None
+        self.heard = 0                   # tones the page was told of (tones())
         self.vm = None                   # the runner while the VM runs
         self.steps = []                  # [(sim ms, fn)] sorted: button releases, tags
         self.down = {}                   # button -> sim ms pressed
@@ -263,12 +264,19 @@ class LiveTable:
         return {"left": e.top_count if e is not None else 0, "due": self._card_wanted(),
                 "auto": self.auto_deal, "note": self.note, "pending": self.pending_deal}
 
+    def tones(self):
+        """The buzzer as the page plays it: how many tones this boot's piezo heard (seq) and
+        the last few, [ms, "tick" | "buzz"] (firmware/buzzer.py; boards/simdev/piezo.py)."""
+        w = self.world
+        heard = w.buzzer.tones if w is not None else []
+        return {"seq": len(heard), "boots": self.boots, "last": [list(t) for t in heard[-4:]]}
+
     def state(self, full=True):
         """What the page shows, as JSON-ready data (full: with the panels, the whole log
         and the table's layout; else only the small parts that change)."""
         st = {"deal": self.deal_lines or self.last_deal_lines, "ledger": self.ledger,
               "shoe": self.shoe(), "powered": self.powered, "boots": self.boots,
-              "prompt": self.prompt}
+              "prompt": self.prompt, "tones": self.tones()}
         if full:
             log, seq = self.log_since(0)
             st.update({"labels": self.labels, "indices": self.indices,
@@ -461,6 +469,10 @@ class LiveTable:
     def _watch(self):
         changed = False
         w = self.world
+        heard = len(w.buzzer.tones) if w is not None else 0
+        if heard != self.heard:
+            self.heard = heard
+            changed = True
         for i in self.indices:
             d = w.displays[i] if w is not None else None
             tx = (d.stats.transactions, self.powered, id(w), d.on, d.inverse, d.entire_on,

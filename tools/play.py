@@ -168,6 +168,9 @@ class Server:
         st["keys"] = [[k, a, arg, what] for k, a, arg, what in L.KEYS]
         st["casino_keys"] = [list(k) for k in L.CASINO_KEYS]
         st["cards"] = [L.card_name(c) for c in range(52)]
+        import buzzer
+        st["tone_kinds"] = {"tick": [buzzer.TICK_HZ, buzzer.TICK_MS],
+                            "buzz": [buzzer.BUZZ_HZ, buzzer.BUZZ_MS]}
         return st
 
     async def websocket(self, request):

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Write, enroll or check the deck's NFC tags from a computer, through the shoe.
 
-    tools/tags.py write  [--from CARD] [--count N] [--port PORT]
-    tools/tags.py enroll [--from CARD] [--count N] [--port PORT]
-    tools/tags.py check  [--count N] [--port PORT]
+    tools/tags.py write  [--from CARD] [--count N] [--packs P] [--port PORT]
+    tools/tags.py enroll [--from CARD] [--count N] [--packs P] [--port PORT]
+    tools/tags.py check  [--count N] [--packs P] [--port PORT]
     tools/tags.py write --command "CMD"       # talk to a process instead (the simulator)
 
 The shoe must be running its controller (main.py), which passes serial lines starting
@@ -11,8 +11,8 @@ The shoe must be running its controller (main.py), which passes serial lines sta
 the run ends; Ctrl-C sends "tags stop" (the shoe prints its summary) and exits.
 
 Protocol (lines, "\\n"-terminated; full details in firmware/tagmode.py):
-  host -> shoe:  tags write [CARD [COUNT]] | tags enroll [CARD [COUNT]] | tags check [COUNT]
-                 | tags stop
+  host -> shoe:  tags write [CARD [COUNT]] [packs P] | tags enroll [CARD [COUNT]] [packs P]
+                 | tags check [COUNT] [packs P] | tags stop
   shoe -> host:  "tags: KIND FIELDS..." with KIND one of start place ok same refused failed
                  card duplicate again unknown missing summary done stopped error idle;
                  "tags: done MODE" or "tags: stopped MODE" is the last line of a run.
@@ -20,6 +20,11 @@ Other lines from the shoe (the controller's own output) are shown with --verbose
 
 Deck order: AS 2S .. KS, AH .. KH, AD .. KD, AC .. KC (a ten is "TS", as on the displays;
 "10S" is taken too).
+Two packs (a table of 8, C1 and C4; `casino` has 8): every card of each pack gets the same
+record (the shoe tells the copies apart by their UIDs). `write --packs 2` goes through the
+deck order twice (places 1..104) and refuses a tag already done in the run (a first pack's
+card among the second's); `check --packs 2` wants every card on two different tags. The
+shoe's table sets the packs when --packs is not given (its `packs` setting or C1).
 Exit status: 0 the run finished (check: every card once, nothing unknown); 1 it was stopped
 or the check found problems; 2 the shoe answered "tags: error" or the line closed.
 
@@ -88,7 +93,7 @@ class ProcessLine:
         self.p.wait(timeout=60)
 
 
-def request(mode, first=None, count=None):
+def request(mode, first=None, count=None, packs=None):
     words = ["tags", mode]
     if mode != "check" and first:
         words.append(first)
@@ -96,13 +101,15 @@ def request(mode, first=None, count=None):
         if mode != "check" and not first:
             words.append("AS")
         words.append(str(count))
+    if packs:
+        words += ["packs", str(packs)]
     return " ".join(words)
 
 
-def run(line, mode, first=None, count=None, show=print, verbose=False):
+def run(line, mode, first=None, count=None, show=print, verbose=False, packs=None):
     """Send the request, show the answers; returns (exit status, list of "tags:" payloads)."""
     try:
-        line.write_line(request(mode, first, count))
+        line.write_line(request(mode, first, count, packs))
     except EOFError as e:
         sys.stderr.write("tags.py: error: %s\n" % e)
         return 2, []
@@ -153,7 +160,9 @@ MODE_HELP = {
               "blank stickered card, in deck order from --from (AS 2S .. KS, AH .. KH, AD .. "
               "KD, AC .. KC). The banker's display names the card to place; every record is "
               "read back; a card already holding another card, other data or a read-only tag "
-              "is refused and the same card is asked for again."),
+              "is refused and the same card is asked for again. With --packs 2 the deck order "
+              "is gone through twice (104 cards, both packs' records alike) and a tag already "
+              "done in the run is refused."),
     "enroll": ("record read-only tags' UIDs as cards (uidmap.txt)",
                "For tags that cannot be written: record each tag's UID as the next card in deck "
                "order in uidmap.txt on the shoe (then set uid_map = uidmap.txt in "
@@ -161,8 +170,9 @@ MODE_HELP = {
     "check": ("read a finished deck and report what is missing",
               "Read the cards one by one: each card seen, duplicates, unknown tags (blank, "
               "other data, a text/UID-map conflict), then a summary with the missing cards. "
-              "Ends by itself after --count tags or when all 52 cards were seen; Ctrl-C stops "
-              "it and still prints the summary."),
+              "Ends by itself after --count tags or when every card was seen (52 a pack: "
+              "with --packs 2, every card on two different tags, 104 in all; a card on more "
+              "is a duplicate); Ctrl-C stops it and still prints the summary."),
 }
 
 
@@ -200,17 +210,29 @@ def parse_args(argv=None):
             sp.add_argument("--from", dest="first", type=_card,
                             help="first card in deck order, e.g. AH (default AS)")
         sp.add_argument("--count", type=cli.count,
-                        help="tags to read (default: until all 52 cards were seen)"
+                        help="tags to read (default: until every card was seen)"
                         if mode == "check" else
-                        "cards to do (default: from --from to the end of the deck)")
+                        "cards to do (default: from --from to the end of the last pack)")
+        sp.add_argument("--packs", type=_packs,
+                        help="packs in the deck, 1 to 8 (default: the shoe's table's: two "
+                        "from 8 participants, C1)")
     a = ap.parse_args(argv)
     a.first = getattr(a, "first", None)
     if a.mode != "check" and a.count:
-        left = 52 - _deck_place(a.first or "AS")
+        left = 52 * (a.packs or 1) - _deck_place(a.first or "AS")
         if a.count > left:
             ap.error("--count %d: from %s to the end of the deck there are %d cards "
-                     "(the shoe stops there)" % (a.count, a.first or "AS", left))
+                     "(the shoe stops there; --packs for more than one pack)"
+                     % (a.count, a.first or "AS", left))
     return a
+
+
+def _packs(text):
+    """argparse type: packs in the deck, 1 to 8 (C1)."""
+    import argparse
+    if text not in ("1", "2", "3", "4", "5", "6", "7", "8"):
+        raise argparse.ArgumentTypeError("packs are 1 to 8, not %r" % text)
+    return int(text)
 
 
 def _deck_place(text):
@@ -246,7 +268,7 @@ def main(argv=None):
     a = parse_args(argv)
     line = open_line(a)
     try:
-        rc, _ = run(line, a.mode, a.first, a.count, verbose=a.verbose)
+        rc, _ = run(line, a.mode, a.first, a.count, verbose=a.verbose, packs=a.packs)
     except KeyboardInterrupt:            # a second Ctrl-C: leave without waiting
         sys.stderr.write("tags.py: interrupted before the shoe's summary\n")
         rc = 130

@@ -7,7 +7,8 @@
 #   I -> 0|1               PN532 IRQ    X text -> K            script event for the host
 #   Q us -> K              sleep until the IRQ asserts, at most us
 #   B -> levels            buttons      Y -> K [hex]           serial bytes for the VM
-# (buttons and the serial line live in remote_io.py, loaded only when asked for)
+#   Z hz duty -> K         the buzzer's PWM
+# (buttons, the serial line and the buzzer live in remote_io.py, loaded only when asked for)
 import sys
 from binascii import hexlify, unhexlify
 
@@ -112,6 +113,10 @@ class RemoteWorld:
             from boards.simdev import remote_io
             self.buttons, self.serial = remote_io.make(_ask)
             return getattr(self, name)
+        if name == "buzzer":
+            from boards.simdev import remote_io
+            self.buzzer = remote_io.RemotePWM(_ask)
+            return self.buzzer
         raise AttributeError(name)
 
 

@@ -1,6 +1,24 @@
 # Buttons and the serial line of the simulated board over the bridge pipe (remote.py):
-# "B" -> button levels (bit i = button i, 1 released), "Y" -> "K" or "K <hex bytes>".
+# "B" -> button levels (bit i = button i, 1 released), "Y" -> "K" or "K <hex bytes>";
+# the buzzer's PWM as "Z <hz> <duty>" -> "K" (the host's piezo model hears it).
 from binascii import unhexlify
+
+
+class RemotePWM:
+    """The buzzer's PWM (machine.PWM's freq and duty_u16): each change goes to the host."""
+
+    def __init__(self, ask):
+        self.ask = ask
+        self.hz = 0
+        self.duty = 0
+
+    def freq(self, hz):
+        self.hz = hz
+        self.ask("Z %d %d" % (hz, self.duty))
+
+    def duty_u16(self, d):
+        self.duty = d
+        self.ask("Z %d %d" % (self.hz, d))
 
 
 class RemotePin:

@@ -409,3 +409,102 @@ def test_check_of_a_complete_deck_ends_by_itself_and_uses_the_map(tmp_path):
     assert got[-2:] == ["summary check present=52 duplicate=0 again=0 unknown=1 missing=0",
                         "done check"]
     assert kinds(got, "missing") == []
+
+
+# --- two packs (C1, C4: two from 8 participants): 104 stickers, two per card -------------
+
+def test_write_two_packs_goes_through_the_deck_twice_with_the_same_records():
+    pile = ["blank:%d" % i for i in range(104)]
+    shoe, got = run_inproc(pile, "tags write packs 2")
+    assert got[0] == "start write AS 104"
+    oks = kinds(got, "ok")
+    assert [p.split()[1:3] for p in oks] == [["%d/104" % (i + 1), DECK[i % 52]]
+                                             for i in range(104)]
+    assert got[-2:] == ["summary write ok=104 same=0 refused=0 failed=0", "done write"]
+    # both packs' stickers say the same; the UIDs tell the copies apart
+    assert shoe.pile[0].user()[:12] == shoe.pile[52].user()[:12] == tagmode.text_record("AS")
+    assert shoe.pile[0].uid != shoe.pile[52].uid
+    # the shoe reader reads both packs: 104 cards, each card code twice
+    w = sim.build()
+    r = sim.make_reader()
+    evs = hw_cases.deal(w, r, shoe.pile, dwell=30, gap=5)
+    assert sorted(evs) == sorted(list(range(52)) * 2)
+
+
+def test_a_first_packs_card_put_back_among_the_second_is_refused():
+    # pack 1 written (52 blank tags), then pack 1's AS comes round again (its UID, holding
+    # AS) where pack 2's AS is wanted: refused, and the next blank sticker takes the place
+    pile = ["blank:%d" % i for i in range(52)] + ["text:AS:0", "blank:100"]
+    shoe, got = run_inproc(pile, "tags write AS 53 packs 2")
+    assert kinds(got, "refused") == ["refused %s is AS of pack 1, done in this run"
+                                     % ntag213.uid_for(0).hex().upper()]
+    assert kinds(got, "ok")[-1] == "ok 53/104 AS %s" % ntag213.uid_for(100).hex().upper()
+    assert got[-2:] == ["summary write ok=53 same=0 refused=1 failed=0", "done write"]
+    # in a one-pack run the same tag is the wanted card already: counted, as before
+    shoe, got = run_inproc(["text:AS:0"], "tags write AS 1")
+    assert kinds(got, "same") == ["same 1/52 AS %s" % ntag213.uid_for(0).hex().upper()]
+
+
+def two_pack_pile():
+    return ["text:%s:%d" % (c, i) for i, c in enumerate(DECK)] + \
+        ["text:%s:%d" % (c, 200 + i) for i, c in enumerate(DECK)]
+
+
+def test_check_two_packs_wants_every_card_on_two_tags():
+    shoe, got = run_inproc(two_pack_pile(), "tags check packs 2")
+    assert got[0] == "start check - 104"
+    cards_seen = kinds(got, "card")
+    assert len(cards_seen) == 104
+    assert cards_seen[52] == "card 53 AS %s copy 2/2" % ntag213.uid_for(200).hex().upper()
+    assert got[-2:] == ["summary check present=104 duplicate=0 again=0 unknown=0 missing=0",
+                        "done check"]
+
+
+def test_check_two_packs_names_a_third_copy_the_same_tag_and_what_is_missing():
+    pile = two_pack_pile()
+    pile[pile.index("text:5D:230")] = "text:AH:300"   # pack 2's 5D missing; a third AH
+    pile.remove("text:5D:30")             # pack 1's 5D too: 5D missing twice
+    pile.remove("text:9S:208")            # pack 2's 9S missing ...
+    pile.insert(60, "text:9S:8")          # ... and pack 1's 9S read again (the same UID)
+    shoe, got = run_inproc(pile, "tags check %d packs 2" % len(pile))
+    third = pile.index("text:AH:300") + 1
+    assert kinds(got, "duplicate") == ["duplicate %d AH %s %s" % (
+        third, ntag213.uid_for(300).hex().upper(), ntag213.uid_for(13).hex().upper())]
+    assert kinds(got, "again") == ["again %d 9S %s" % (60 + 1,
+                                                       ntag213.uid_for(8).hex().upper())]
+    assert kinds(got, "missing") == ["missing 9S 5Dx2"]
+    assert got[-2] == "summary check present=101 duplicate=1 again=1 unknown=0 missing=3"
+
+
+def test_the_packs_of_a_tags_command():
+    assert tagmode.parse_command("tags check packs 2") == ("check", 0, -1, 2)
+    assert tagmode.parse_command("tags write QH 5 packs 8") == ("write", 11 + 13, 5, 8)
+    assert tagmode.parse_command("tags check") == ("check", 0, -1, 0)   # the table's
+    assert tagmode.parse_command("tags check packs 9") == "error packs must be 1 to 8, not 9"
+    assert tags.request("check", packs=2) == "tags check packs 2"
+    assert tags.request("write", "QH", 5, 2) == "tags write QH 5 packs 2"
+    assert tags.request("write") == "tags write"
+
+
+def test_the_shoes_own_check_counts_the_packs_its_table_plays(tmp_path):
+    # `tags check` from the serial line (or the menu) without packs: the table's, C1: a
+    # table of 8 plays two packs, so the check wants 104 tags; a table of 4 plays one
+    from app_support import Bench
+    for seats, want in ((8, 104), (4, 52)):
+        b = Bench(str(tmp_path / ("flash%d" % seats)),
+                  settings="preset = table\nseats = %d\n" % seats)
+        assert b.t.e.packs == want // 52
+        assert b.send("tags check") == "ok tags check"
+        b.settle(20)
+        assert "tags: start check - %d" % want in b.out
+        tag = ntag213.text_tag("AS", n=500)
+        b.world.pn532.put(tag)
+        b.settle(200)
+        b.world.pn532.remove(tag)
+        b.settle(100)
+        line = "tags: card 1 AS %s" % ntag213.uid_for(500).hex().upper()
+        assert line + (" copy 1/2" if want == 104 else "") in b.out
+        assert b.send("tags stop") == "ok tags stop"
+        b.settle(50)
+        assert "tags: summary check present=1 duplicate=0 again=0 unknown=0 missing=%d"\
+            % (want - 1) in b.out

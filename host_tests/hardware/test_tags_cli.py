@@ -9,6 +9,9 @@ import textwrap
 
 from conftest import ROOT
 
+from cards import card_name
+from tag_deck import deck_card
+
 TAGS = os.path.join(ROOT, "tools", "tags.py")
 DEVICE = os.path.join(ROOT, "host_tests", "mp", "tags_device.py")
 
@@ -85,3 +88,31 @@ def test_each_mode_has_its_own_help_saying_what_it_does():
     assert "summary" in texts["check"] and "missing" in texts["check"]
     assert "--from" not in texts["check"]
     assert len(set(texts.values())) == 3
+
+
+def test_check_of_two_packs_from_the_command_line():
+    # every card of two packs on its own tag: the check ends by itself at 104, exit 0
+    deck = [card_name(deck_card(i)) for i in range(52)]
+    pile = ["text:%s:%d" % (c, i) for i, c in enumerate(deck)] + \
+        ["text:%s:%d" % (c, 100 + i) for i, c in enumerate(deck)]
+    cmd = "%s %s %s" % (sys.executable, DEVICE, " ".join(pile))
+    p = tags_py(["check", "--packs", "2", "--command", cmd])
+    out = p.stdout.splitlines()
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert out[0] == "start check - 104"
+    assert out[-2:] == ["summary check present=104 duplicate=0 again=0 unknown=0 missing=0",
+                        "done check"]
+    # one pack of it is not a two-pack deck: stopped when the tags run out, 52 missing
+    cmd = "%s %s %s" % (sys.executable, DEVICE, " ".join(pile[:52]))
+    p = tags_py(["check", "--packs", "2", "--command", cmd])
+    assert p.returncode == 1
+    assert p.stdout.splitlines()[-2] == ("summary check present=52 duplicate=0 again=0 "
+                                         "unknown=0 missing=52")
+
+
+def test_write_and_check_help_say_how_to_do_two_packs():
+    for mode in ("write", "check"):
+        p = tags_py([mode, "--help"])
+        assert p.returncode == 0
+        text = " ".join(p.stdout.split())
+        assert "--packs" in text and "two" in text, text

@@ -305,6 +305,43 @@ function showPower(on) {
   document.body.dataset.powered = on ? "1" : "0";
 }
 
+// The shoe's buzzer (firmware/buzzer.py): each tone the piezo model heard, played with
+// WebAudio at the firmware's pitch and length. A page may only make sound once it has been
+// clicked or typed in (the browsers' autoplay rule): tones before that are not played.
+let audio = null;
+let toneSeq = -1;
+let toneBoots = -1;
+function audioReady() {
+  if (audio === null && (window.AudioContext || window.webkitAudioContext)) {
+    audio = new (window.AudioContext || window.webkitAudioContext)();
+  }
+}
+function beep(kind, at) {
+  const spec = state.tone_kinds && state.tone_kinds[kind];
+  if (!spec || !audio || !$("sound").checked) return;
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.type = "square";
+  osc.frequency.value = spec[0];
+  gain.gain.value = 0.04;
+  osc.connect(gain).connect(audio.destination);
+  osc.start(at);
+  osc.stop(at + spec[1] / 1000);
+}
+function playTones(t) {
+  if (!t) return;
+  const fresh = t.boots !== toneBoots ? t.seq : t.seq - toneSeq;   // a boot starts again
+  if (toneSeq >= 0 && fresh > 0) {
+    const now = audio ? audio.currentTime : 0;
+    const last = t.last.slice(-Math.min(fresh, t.last.length));
+    last.forEach(([ms, kind], k) => beep(kind, now + 0.02 * k));
+    document.body.dataset.lastTone = last[last.length - 1][1];
+  }
+  toneSeq = t.seq;
+  toneBoots = t.boots;
+  document.body.dataset.tones = t.seq;
+}
+
 function apply(m) {
   if (m.type === "refused") { $("note").textContent = m.why; return; }
   if (m.type === "full") {
@@ -327,6 +364,7 @@ function apply(m) {
   showShoe(m.shoe);
   showLedger(m.ledger);
   showDeal(m.deal);
+  playTones(m.tones);
   document.body.dataset.logSeq = m.log_seq;
   document.body.dataset.boots = m.boots;
 }
@@ -354,6 +392,8 @@ $("lineform").addEventListener("submit", (ev) => {
   if (v) send("line", v);
   $("line").value = "";
 });
+document.addEventListener("pointerdown", audioReady);
+document.addEventListener("keydown", audioReady);
 document.addEventListener("keydown", keydown);
 document.addEventListener("keyup", keyup);
 window.addEventListener("blur", () => {

@@ -49,6 +49,18 @@ FROZEN = "frozen"
 STOCK = "stock"
 BOARDS = ("RPI_PICO", "RPI_PICO_W")
 BUTTON_PINS = (10, 11, 12, 13, 14, 15, 16, 17)     # boards/pico.py BUTTON_PINS
+
+
+def _board_pin(name):
+    """A pin of boards/pico.py, read as tools/wiring.py reads it (no machine module here)."""
+    tools = os.path.join(ROOT, "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    import wiring
+    return wiring.board_constants("pico")[name]
+
+
+BUZZER_PIN = _board_pin("BUZZER")
 PN532_RESET_PIN = 7
 
 
@@ -176,7 +188,7 @@ class Pico:
         self._txn = None
         cmd = ["node", os.path.join(HERE, "vpico.js"), "--bootrom",
                os.path.join(fw, BOOTROM_NAME), "--flash", self.flash,
-               "--xip-cache", "on" if self.xip_cache else "off"]
+               "--xip-cache", "on" if self.xip_cache else "off", "--buzzer", str(BUZZER_PIN)]
         if not os.path.exists(self.flash):
             cmd += ["--uf2", uf2_for(self.firmware, self.board)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -305,6 +317,10 @@ class Pico:
                     self._follow(int(ns))
                     w.pn532.rstpdn(int(level))
                     self._send_irq()
+            elif op == b"t":
+                _, hz, ns = line.split()
+                self._follow(int(ns))
+                w.buzzer.set(int(hz), 32768 if int(hz) else 0)   # the piezo hears it
             elif op == b"d":
                 _, ns, idle, misses, stall = line.split()
                 self.ns = int(ns)

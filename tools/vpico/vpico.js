@@ -3,15 +3,17 @@
 // a flash image kept in a file. Driven by tools/vpico/pico.py over stdin/stdout, one line
 // per message; the emulated clock stands still while this process waits for an answer.
 //
-//   node vpico.js --bootrom ROM --flash FILE [--uf2 UF2] [--xip-cache on|off]
+//   node vpico.js --bootrom ROM --flash FILE [--uf2 UF2] [--xip-cache on|off] [--buzzer GPIO]
 //     FILE is created from UF2 when missing (else the Pico boots from the flash as it was).
 //     --xip-cache off: every flash read costs one cycle, as in plain rp2040js (default on:
-//     the XIP cache model below charges each miss).
+//     the XIP cache model below charges each miss). --buzzer: the GPIO of the piezo
+//     (boards/pico.py BUZZER), whose PWM slice's tone is reported.
 //
 // Host -> here:  run NS (execute until the emulated clock reaches NS) | in HEX (USB CDC
 //   bytes from the host) | pin N 0|1 (drive a GPIO input) | irq LEVEL FALL_NS (the PN532
 //   IRQ line now, and when it falls next, -1 = not scheduled) | quit
-// Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | f e|p OFFS
+// Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | t HZ NS (the
+//   buzzer's tone from NS on; 0: silent) | f e|p OFFS
 //   COUNT NS AT (a flash erase/program, its emulated cost, when it started) | d NS IDLE_NS
 //   MISSES STALL_NS (the run is done; IDLE_NS of it the CPU slept in WFI/WFE; XIP cache
 //   misses since boot and the emulated time they cost)
@@ -310,6 +312,28 @@ mcu.gpio[PN532_RESET_PIN].addListener((state) => {
     send('g ' + PN532_RESET_PIN + ' ' + v + ' ' + Math.round(mcu.clock.nanos));
   }
 });
+
+// --- the buzzer: rp2040js emulates the PWM slices (their counters drive the pin); the tone
+// on the buzzer's pin is worked out from its slice's registers at each write (enable, the
+// channel's compare level, TOP, the divider, phase-correct halving) and reported when it
+// changes. A level of 0 or above TOP holds the pin still: silent.
+if (args.buzzer !== undefined) {
+  const pin = parseInt(args.buzzer, 10);
+  const ch = mcu.pwm.channels[(pin >> 1) & 7];
+  const write = ch.writeRegister.bind(ch);
+  let lastHz = 0;
+  ch.writeRegister = (offset, value) => {
+    write(offset, value);
+    const level = pin & 1 ? ch.cc >>> 16 : ch.cc & 0xffff;
+    const div = (((ch.div >> 4) & 0xff) || 256) + (ch.div & 0xf) / 16;
+    const on = (ch.csr & 1) && level > 0 && level <= ch.top;
+    const hz = on ? Math.round(mcu.clkSys / (div * (ch.top + 1) * (ch.csr & 2 ? 2 : 1))) : 0;
+    if (hz !== lastHz) {
+      lastHz = hz;
+      send('t ' + hz + ' ' + nowNs());
+    }
+  };
+}
 
 // --- I2C0: each transaction's address phase asks the host; data bytes are acked here and
 // the whole transaction goes to the host at its STOP. Bus time: 9 SCL periods a byte plus
