@@ -25,8 +25,9 @@ scripted one.
 
     .venv/bin/python tools/dealer.py [--sessions 40] [--seed 1] [--rate 0.04] [--pico]
 
-The sound of each answer (a tick, a buzz) is not modelled yet: Dealer.hear() is where the
-dealer model will assert it (SOUNDS says which).
+What the dealer hears is checked too (the buzzer, firmware/buzzer.py, through the piezo
+model's tones): a buzz for every mistake the table refuses, none for the ones it rightly
+takes quietly (SOUNDS).
 """
 import os
 import random
@@ -49,8 +50,8 @@ REFUSAL = {"twice": None, "two": "! reader two-tags", "fast": "! reader unread",
            "pushed_back": None, "floor": "! that card ",     # ... is already on the table / went
            # under the pack (R2): the engine's reason
            "dead": None, "other_deck": "! reader unknown-tag"}
-# what the dealer should hear (issue 38's buzzer; Dealer.hear() asserts it once the chip
-# models record tones)
+# what the dealer must hear between the mistake and its judging (Dealer.hear): a buzz, or
+# no buzz and the card's tick, or (a dead sticker: the shoe cannot know) no buzz
 SOUNDS = {"twice": "tick", "two": "buzz", "fast": "buzz", "pushed_back": "tick",
           "floor": "buzz", "dead": None, "other_deck": "buzz"}
 DWELL_MS = 40                 # a card pulled through the field
@@ -67,7 +68,8 @@ class Dealer(S.Driver):
         self.kinds = kinds
         self.mrng = random.Random(mistake_seed)
         self.made = []              # [kind, event index, len(seen) at its start, the banker
-        #                             display's message after it], judged by _close()
+        #                             display's message after it, emulated ms at its start],
+        #                             judged by _close()
         self.failures = []          # what went wrong, in words
         self.counts = dict((k, 0) for k in MISTAKES)
 
@@ -79,11 +81,12 @@ class Dealer(S.Driver):
         return run.p.world.pn532 if run is not None else pn
 
     def _banker_prompt(self):
-        """The banker display's last two lines (a message takes one or both)."""
+        """The banker display's lines under its heading (a message is wrapped over as many
+        of them as it needs, up to the last: views.message)."""
         if not hasattr(self.world, "displays"):
             return None
         rows = S.display_text(self.world.displays[8])[0]
-        return rows[6] + " " + rows[7]
+        return " ".join(rows[1:8])
 
     # ----------------------------------------------------------- the mistakes
     def _choose(self, k):
@@ -123,7 +126,7 @@ class Dealer(S.Driver):
         if self.on_action:
             self.on_action(k)
         self.counts[kind] += 1
-        self.made.append([kind, k, len(self.seen), None])
+        self.made.append([kind, k, len(self.seen), None, self.world.clock.ms()])
         getattr(self, "_" + kind)(now, k, card)
 
     def _wave(self, t, tag, dwell=DWELL_MS):
@@ -229,7 +232,8 @@ class Dealer(S.Driver):
     def _close(self, upto):
         """Judge each mistake whose card the table has taken (event index < upto)."""
         while self.made and self.made[0][1] < upto:
-            kind, k, start, prompt = self.made.pop(0)
+            kind, k, start, prompt, start_ms = self.made.pop(0)
+            failed = len(self.failures)
             lines = [ln for _, ln in self.seen[start:]]
             bangs = [ln for ln in lines if ln.startswith("!")]
             want = REFUSAL[kind]
@@ -247,12 +251,29 @@ class Dealer(S.Driver):
                 # nothing read, the table kept asking: the card is the one entered by hand
                 self.failures.append("dead at event %d: silent (not taken by hand): %s"
                                      % (k, lines[:6]))
-            self.hear(kind, SOUNDS[kind])
+            if len(self.failures) == failed:        # (one failure a mistake)
+                self.hear(kind, k, start_ms, SOUNDS[kind])
 
-    def hear(self, kind, sound):
-        """Where the dealer's ear goes: once the chip models record the buzzer's tones,
-        assert that `sound` ("tick", "buzz", None) was heard for this mistake."""
-        return None
+    def _ear(self):
+        """The piezo model (boards/simdev/piezo.py) of the board the firmware runs on."""
+        w = self.world
+        run = getattr(w.pn532, "run", None)
+        return getattr(run.p.world if run is not None else w, "buzzer", None)
+
+    def hear(self, kind, k, start_ms, sound):
+        """What sounded since the mistake began against `sound`: "buzz" (a buzz), "tick"
+        (no buzz, the card's tick) or None (no buzz)."""
+        ear = self._ear()
+        if ear is None:
+            self.failures.append("%s at event %d: the board has no buzzer to hear" % (kind, k))
+            return
+        heard = [t for _, t in ear.since(int(start_ms))]
+        if sound == "buzz" and "buzz" not in heard:
+            self.failures.append("%s at event %d: no buzz, heard %s" % (kind, k, heard))
+        elif sound != "buzz" and "buzz" in heard:
+            self.failures.append("%s at event %d: a buzz for a card rightly taken" % (kind, k))
+        elif sound == "tick" and "tick" not in heard:
+            self.failures.append("%s at event %d: the card taken without a tick" % (kind, k))
 
     def finish(self):
         self._close(len(self.events) + 1)

@@ -53,8 +53,9 @@ def test_a_card_taken_ticks_and_the_tick_stops_by_itself(tmp_path):
 def test_a_card_refused_buzzes_a_duplicate(tmp_path):
     b = bench_with(tmp_path)
     b.card("AS")
+    b.card("KD")
     t0 = b.world.clock.ms()
-    out = b.card("AS")                                 # another sticker saying AS: one pack
+    out = b.card("AS")                                 # its one sticker again, after another
     assert any(x.startswith("! card:") and "(R2)" in x for x in out), out
     assert heard(b, t0) == ["buzz"]
     steps(b, buzzer.BUZZ_MS)
@@ -130,12 +131,38 @@ def test_a_card_of_another_deck_buzzes(tmp_path):
     assert heard(b, t0) == ["buzz"]
 
 
+def test_a_card_entered_again_by_hand_buzzes_and_one_taken_by_hand_is_silent(tmp_path):
+    # the card that fell on the floor: read, then entered by hand (R2 refuses it)
+    b = bench_with(tmp_path)
+    b.card("AS")
+    t0 = b.world.clock.ms()
+    b.press("OK", hold=900)
+    assert b.screen(8)[7] == "> Enter card by hand"
+    b.press("OK")                                      # the entry shows AC
+    b.press("MINUS")                                   # AC -> KC ... back up to AC: AS is
+    b.press("PLUS")                                    # the suit held: C D H S
+    for _ in range(3):
+        b.press("PLUS", hold=900)
+    n = len(b.out)
+    b.press("OK")
+    assert any(x.startswith("! that card is already on the table (R2)") for x in b.out[n:]), \
+        b.out[n:]
+    assert heard(b, t0) == ["buzz"]
+    b.press("MINUS")                                   # AS -> KS: not dealt yet, taken
+    t1 = b.world.clock.ms()
+    n = len(b.out)
+    b.press("OK")
+    assert any("by hand)" in x for x in b.out[n:]), b.out[n:]
+    assert "tick" not in heard(b, t1)
+
+
 def test_sound_off_silences_every_tone(tmp_path):
     b = bench_with(tmp_path, "sound = off\n")
     assert b.t.buzzer is None
     b.card("AS")
-    b.card("AS")                                       # refused
-    wave(b, ntag213.text_tag("KD", n=302), ms=4)       # unread
+    b.card("KD")
+    b.card("AS")                                       # refused: already on the table (R2)
+    wave(b, ntag213.text_tag("QD", n=302), ms=4)       # unread
     assert any(x.startswith("* #1 card AS") for x in b.out)
     assert sum(x.startswith("! ") for x in b.out) == 2
     assert b.world.buzzer.tones == [] and b.world.buzzer.played == []

@@ -35,7 +35,7 @@ def test_a_soak_that_misses_an_answer_says_so():
     head, events = S.script_session("table", 4, 1)
     d = D.Dealer(head, events, rate=0.1, kinds=("twice",), seed=1)
     d.seen = [(0, "x")] * 3 + [(0, "! reader two-tags: made up")]
-    d.made = [["twice", 0, 0, None]]
+    d.made = [["twice", 0, 0, None, 0]]
     d.finish()
     assert d.failures and "twice at event 0: the table said" in d.failures[0]
 
@@ -48,3 +48,12 @@ def test_the_soak_finds_a_table_that_never_rearms_its_reader(monkeypatch):
     d, bad = D.soak_session(13, 0.0)
     assert any(b.startswith("silent: the table does not take event 6 (card AD)") for b in bad)
     assert d.misattributed == 0
+
+
+def test_the_dealer_hears_a_table_that_does_not_buzz(monkeypatch):
+    # the ear can fail too: a buzzer that never buzzes leaves every refused mistake unheard
+    import buzzer
+    monkeypatch.setattr(buzzer.Buzzer, "buzz", lambda self: None)
+    d, bad = D.soak_session(1, RATE)
+    assert any(": no buzz, heard" in b for b in bad), bad
+    assert not any("a buzz for a card rightly taken" in b for b in bad), bad
