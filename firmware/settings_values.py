@@ -15,7 +15,7 @@ class Settings:
         self.timeout_ms = 150
         self.uid_map = ""
         self.debounce_ms = 50
-        self.release_ms = 5
+        self.release_ms = 10
         self.long_ms = 800
         self.seat_displays = True
         self.web = True

@@ -152,7 +152,7 @@ def test_settings_take_release_ms():
     from settings import parse
     st = parse(["release_ms = 30"])
     assert st.error is None and st.release_ms == 30
-    assert parse([]).release_ms == 5                       # the default
+    assert parse([]).release_ms == 10                      # the default
     assert "release_ms" in parse(["release_ms = 1"]).error
 
 
