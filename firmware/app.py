@@ -315,11 +315,6 @@ class Table:
             self.after_event(-1)
         return why
 
-    def buzz(self):
-        """A refused card's buzz (buzzer.py), when the board has a buzzer and sound is on."""
-        if self.buzzer is not None:
-            self.buzzer.buzz()
-
     def rearm(self):
         """The last card read is judged by the engine again when it next comes out (the
         life of ShoeReader's last UID ends: a shuffle, a press, an UNDO, a new session)."""

@@ -61,7 +61,8 @@ class CardEntry(Entry):
         if b == _B_OK:
             why = t.event(E.EV_CARD, 0, 0, c, _SRC_BUTTON)   # refused: the entry stays
             if why:
-                t.buzz()                 # (a card entered again: the dealer hears it too)
+                if t.buzzer is not None:     # (a card entered again: the dealer hears it too)
+                    t.buzzer.buzz()
                 t.refuse(why, self.seat)
         elif b == _B_UNDO:
             self.c.close()

@@ -39,6 +39,7 @@ for _p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
+import cli  # noqa: E402,F401  (first: the project's Python; quiet when piped to head)
 import engine as E  # noqa: E402
 import simtable as S  # noqa: E402
 from boards.simdev.deck import other_deck_card  # noqa: E402
@@ -353,7 +354,6 @@ def pico_session(seed, rate, seats=3, flash=None, wall_timeout=3600, events_max=
 
 
 def main(argv):
-    import cli
     ap = cli.ArgumentParser(prog="dealer.py", description="Scripted sessions dealt from a "
                             "physical deck by a dealer who makes mistakes at seeded rates; "
                             "prints each mistake's count and what the table missed.")

@@ -16,7 +16,7 @@ CLASSIC_ALL = ("shoot=on", "burn=13", "banker_doubling=on")
 
 
 def test_a_whole_classic_session_with_every_option_from_the_buttons_alone(tmp_path):
-    seats, seed = 4, 17           # a session of the deck with every option in it
+    seats, seed = 4, 51           # a session of the deck with every option in it
     head, events = S.script_session("classic", seats, seed, deals=8, options=CLASSIC_ALL)
     words = [ln.split()[0] for ln in events]
     for w in ("sell", "bankdouble", "burn", "shoot", "kitty", "split", "buy", "twist",
@@ -245,7 +245,7 @@ def test_every_event_has_a_button_path_in_the_controller_doc():
 def test_the_same_session_from_the_buttons_on_micropython(tmp_path):
     """The firmware as .mpy files on the MicroPython VM plays the same session from the
     buttons; the only line it is sent is the runner's final `halt`."""
-    seats, seed = 4, 17           # a session of the deck with every option in it
+    seats, seed = 4, 51           # a session of the deck with every option in it
     head, events = S.script_session("classic", seats, seed, deals=8, options=CLASSIC_ALL)
     flash = str(tmp_path / "flash")
     S.fresh_flash(flash, S.settings_text("classic", seats, options=CLASSIC_ALL))
