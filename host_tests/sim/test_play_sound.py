@@ -2,24 +2,17 @@
 piezo model through the bridge ("Z hz duty": boards/simdev/remote_io.py), and the page is
 told of each tone it heard (LiveTable.tones(): the count and the last few), which it plays
 with WebAudio at the firmware's pitch and length (tools/play_page/play.js)."""
-import time
+import functools
 
 import pytest
 
 import buzzer
 import livetable as L
 import play
+import test_play_terminal
 
-WAIT_S = 60
-
-
-def wait_for(cond, what, timeout=WAIT_S):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
+# test_play_terminal's wait, with more patience (a browser starts beside the table)
+wait_for = functools.partial(test_play_terminal.wait_for, timeout=60)
 
 
 @pytest.fixture(scope="module")
