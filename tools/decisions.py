@@ -8,7 +8,7 @@ stake), exact (a recursion over the ranks drawn, memoized on the composition), n
 * a player's choice (stick, twist, buy AMOUNT, split, double, shoot AMOUNT) is valued with
   the best play after it; the banker's hand (both cards unseen, no Pontoon: D4 ended the
   deal otherwise) draws by a stated policy, its final-hand distribution from
-  odds.py's recursion (``odds._weights``) on the pool at the moment the player stops;
+  odds.py's recursion (``odds.final_probabilities``) on the pool at the moment the player stops;
 * the banker's own choice (draw or stand, `table`/`classic`) is valued against the
   players' standing hands as he sees them: their face-up cards and their card counts, the
   face-down cards drawn from his pool and consistent with the hand still standing (not
@@ -123,16 +123,14 @@ class Valuer:
         got = self._banker.get(pool, False)
         if got is not False:
             return got
-        weights, denom = odds._weights(list(pool), self.threshold, self.at, [0] * 10)
-        rest = denom - weights.get("pontoon", 0)
+        probs = odds.final_probabilities(pool, self.threshold, self.at)
         dist = None
-        if rest > 0:
-            dist = {}
-            for k, w in weights.items():
-                if k == "pontoon" or not w:
-                    continue
-                b = BUST if k == "bust" else FIVE if k == "five-card-trick" else int(k)
-                dist[b] = dist.get(b, 0.0) + w / rest
+        rest = 1.0 - probs[2] if probs else 0.0
+        if rest > 1e-12:
+            dist = {BUST: probs[0] / rest, FIVE: probs[1] / rest}
+            for i in range(3, len(probs)):
+                if probs[i]:
+                    dist[self.threshold + i - 3] = probs[i] / rest
         self._banker[pool] = dist
         return dist
 
@@ -239,6 +237,12 @@ class Valuer:
         if fourth:
             ch = {k: v for k, v in ch.items() if k != STICK} or ch
         _, w = max(ch.values())
+        if len(cards) < 2:
+            # X2, X3: before the second cards the banker may still turn up a Pontoon, which
+            # takes the bet (the values above are given that he has none)
+            left = sum(pool)
+            if left > 1:
+                w *= 1.0 - 2.0 * pool[0] * pool[9] / (left * (left - 1))
         per = 2 * w - 1
         out = {PASS: (0.0, w)}
         for a in sorted({amount, room}):

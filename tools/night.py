@@ -484,7 +484,7 @@ def standings_shapes(rv, width=760, height=320):
     hi = max([0] + [max(v) for v in series.values()])
     if hi == lo:
         hi = lo + 1
-    left, right, top, bottom = 50, width - 110, 20, height - 40
+    left, right, top, bottom = 50, width - 110, 30, height - 40
     span = max(1, n)
 
     def x(i):
@@ -494,24 +494,38 @@ def standings_shapes(rv, width=760, height=320):
         return bottom - (bottom - top) * (v - lo) / (hi - lo)
 
     shapes = []
-    for i, d in enumerate(rv.deals):             # deal i+1 is played between x(i) and x(i+1)
+    runs = []                                    # deal i+1 is played between x(i) and x(i+1)
+    for i, d in enumerate(rv.deals):
         if rv.casino:
             break
         colour = SEAT_COLOURS[d["banker"] % len(SEAT_COLOURS)]
         shapes.append(("band", x(i), top, x(i + 1), bottom, colour,
                        "deal %d: bank seat %d" % (d["number"], d["banker"])))
+        if runs and runs[-1][0] == d["banker"]:
+            runs[-1][2] = i + 1
+        else:
+            runs.append([d["banker"], i, i + 1])
+    for seat, first, end in runs:                # who held the bank, over each run of deals
+        if x(end) - x(first) >= 40:
+            shapes.append(("text", (x(first) + x(end)) / 2, top - 6, "bank: seat %d" % seat,
+                           SEAT_COLOURS[seat % len(SEAT_COLOURS)], "middle"))
     shapes.append(("axis", left, y(0), right, y(0), "#888888", "0"))
-    for v in sorted({lo, hi}):
+    for v in sorted({lo, 0, hi}):
         shapes.append(("text", left - 6, y(v) + 4, "%+d" % v if v else "0", "#333333", "end"))
     for i in range(n + 1):
         shapes.append(("text", x(i), bottom + 16, str(i), "#333333", "middle"))
     shapes.append(("text", (left + right) / 2, height - 6, "after deal", "#333333", "middle"))
+    labels = []
     for s in rv.participants:
         pts = [(x(i), y(v)) for i, v in enumerate(series[s])]
         colour = SEAT_COLOURS[s % len(SEAT_COLOURS)]
         shapes.append(("line", pts, colour, rv.seat_name(s)))
-        shapes.append(("text", right + 8, pts[-1][1] + 4, "%s %+d" % (
-            rv.seat_name(s), series[s][-1]), colour, "start"))
+        labels.append([pts[-1][1] + 4, "%s %+d" % (rv.seat_name(s), series[s][-1]), colour])
+    labels.sort()
+    for i in range(1, len(labels)):              # the end labels kept 14 px apart
+        labels[i][0] = max(labels[i][0], labels[i - 1][0] + 14)
+    for ly, text, colour in labels:
+        shapes.append(("text", right + 8, ly, text, colour, "start"))
     return shapes
 
 
@@ -543,7 +557,7 @@ def svg(shapes, width, height, title):
         if kind == "band":
             _, x0, y0, x1, y1, colour, tip = sh
             out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" '
-                       'fill-opacity="0.10"><title>%s</title></rect>'
+                       'fill-opacity="0.13"><title>%s</title></rect>'
                        % (x0, y0, x1 - x0, y1 - y0, colour, html.escape(tip)))
         elif kind == "rect":
             _, x0, y0, x1, y1, colour, _tip = sh
@@ -588,7 +602,7 @@ def png(shapes, width, height, path, scale=2):
         if kind in ("band", "rect"):
             _, x0, y0, x1, y1, colour, _ = sh
             draw.rectangle([x0 * scale, y0 * scale, max(x0 + 0.5, x1) * scale, y1 * scale],
-                           fill=rgb(colour, 26 if kind == "band" else 255))
+                           fill=rgb(colour, 33 if kind == "band" else 255))
         elif kind == "axis":
             _, x0, y0, x1, y1, colour, _ = sh
             draw.line([x0 * scale, y0 * scale, x1 * scale, y1 * scale], fill=rgb(colour),
@@ -681,8 +695,10 @@ def render_page(rv, charts):
         "" if rv.finished or rv.rules.preset != 0 else "; the eight deals are not all played"))
     # settle-up
     p.append('<h2 id="settle">Settle-up</h2>')
-    pays = settle_up({s: b for s, b in rv.balances.items()} if not rv.kitty else
-                     dict(rv.balances, kitty=rv.kitty))
+    pays = settle_up(final_holdings(rv))
+    if rv.kitty:
+        p.append("<p>The kitty's %d go back to seat %d, the banker who put it up (X8), "
+                 "before anyone pays.</p>" % (rv.kitty, rv.engine.banker))
     if pays:
         p.append("<p>%d payment%s settle the night (the fewest that can):</p><ul>" % (
             len(pays), "s" if len(pays) > 1 else ""))
@@ -755,7 +771,16 @@ def render_page(rv, charts):
 
 
 def _who(rv, who):
-    return "the kitty" if who == "kitty" else rv.seat_name(who)
+    return rv.seat_name(who)
+
+
+def final_holdings(rv):
+    """What each participant is owed (+) or owes (-) at the end: the balances, the kitty
+    going back to the banker who put it up (X8: he takes back what is left)."""
+    out = dict(rv.balances)
+    if rv.kitty:
+        out[rv.engine.banker] += rv.kitty
+    return out
 
 
 # ================================================================ exports
@@ -792,8 +817,8 @@ def document(rv):
             "packs": rv.packs, "banker_policy": rv.policy, "deals": ledger_rows(rv),
             "balances": {str(s): b for s, b in rv.balances.items()}, "kitty": rv.kitty,
             "winners": rv.winners,
-            "settle_up": [{"from": a, "to": b, "amount": n} for a, b, n in settle_up(
-                dict(rv.balances, kitty=rv.kitty) if rv.kitty else rv.balances)],
+            "settle_up": [{"from": a, "to": b, "amount": n}
+                          for a, b, n in settle_up(final_holdings(rv))],
             "cost_of_choices": {str(s): round(rv.cost(s), 4) for s in rv.participants},
             "decisions": rv.decisions}
 
