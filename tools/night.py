@@ -711,7 +711,7 @@ def render_page(rv, charts):
     # per seat
     p.append('<h2 id="seats">Per seat</h2><table><tr><th class="l"></th>%s</tr>' % "".join(
         "<th>%s</th>" % _esc(rv.seat_name(s)) for s in rv.participants))
-    rows = (("hands", "hands"), ("Pontoons", "pontoon"), ("five-card tricks",
+    rows = (("hands played", "hands"), ("Pontoons", "pontoon"), ("five-card tricks",
                                                           "five-card-trick"),
             ("busts", "bust"), ("splits", "splits"), ("buys", "buys"),
             ("banks held", "banks held"), ("the bank made", "bank made"),
