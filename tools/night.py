@@ -194,7 +194,8 @@ class Review:
         self.deals = []          # the engine's deal objects (report.deal_json) + balances
         self.decisions = []
         self.rejected = []
-        self.shuffles = []       # per-shuffle results, for shuffle_section (another tool's)
+        self.shuffles = []       # each shuffle event: its line and the deal after it
+        self.shuffle_results = []  # per-shuffle quality results: shuffle_section() draws them
         self.stats = {s: Counter() for s in self.participants}
         self.swings = {s: None for s in self.participants}
         self._valuers = {}
@@ -373,8 +374,9 @@ class Review:
         values = self._valuer().player(pool, cards, stake, init, last,
                                        bool(flags & _F_TWISTED), bool(flags & _F_DOUBLED),
                                        can_split)
-        values = {c: v for c, v in values.items() if c in ("split",) or
-                  e.check(_EVENT_OF[c.split()[0]], seat, _amount_of(c)) is None}
+        values = {c: v for c, v in values.items() if c == "split" or (
+            c.split()[0] in _EVENT_OF and
+            e.check(_EVENT_OF[c.split()[0]], seat, _amount_of(c)) is None)}
         word = E.EVENT_WORDS[kind]
         chosen = "%s %d" % (word, amount) if kind == E.EV_BUY else word
         return self._scored(k, events, seat, cards, chosen, values, pool)
@@ -764,7 +766,7 @@ def render_page(rv, charts):
         p.append("</table>")
     else:
         p.append("<p>No decision was scored.</p>")
-    p.append(shuffle_section(rv.shuffle_results if hasattr(rv, "shuffle_results") else []))
+    p.append(shuffle_section(rv.shuffle_results))
     p.append('<p class="small">Made by tools/night.py from %s (%s).</p></body></html>' % (
         _esc(os.path.basename(rv.path)), _esc("; ".join(rv.header_lines))))
     return "\n".join(p)
@@ -859,6 +861,9 @@ def history_files(paths):
                                 if n.endswith(".txt") and n[:-4].isdigit()))
         elif os.path.exists(p):
             files.append(p)
+        elif p == os.path.join(ROOT, "out", "flash"):
+            raise NightError("no shoe's history in out/flash: play a session first "
+                             "(`make sim`), or give the files, or --pull from the shoe")
         else:
             raise NightError("no such file or directory: %s" % p)
     return files
