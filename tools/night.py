@@ -420,7 +420,9 @@ class Review:
             hands.append((e.hand_stake(slot), visible, e.ncards(slot)))
         values = self._valuer().banker(pool, cards, hands)
         chosen = D.DRAW if kind == E.EV_CARD else D.STAND
-        return self._scored(k, events, banker, cards, chosen, values, pool, banker=True)
+        # his draw is the card event itself: the card he drew is the one that came next
+        return self._scored(k - 1 if kind == E.EV_CARD else k, events, banker, cards, chosen,
+                            values, pool, banker=True)
 
     def _scored(self, k, events, seat, cards, chosen, values, pool, banker=False):
         money = {c: (v[0] if isinstance(v, tuple) else v) for c, v in values.items()}
@@ -753,8 +755,9 @@ def render_page(rv, charts):
         for d in rv.decisions:
             vals = ", ".join(
                 "<span class='%s'>%s %+.2f</span>" % (
-                    "chosen" if c == d["choice"] else "", _esc(c), v)
-                for c, v in sorted(d["values"].items(), key=lambda kv: -kv[1]))
+                    "chosen" if c == d["choice"] else "", _esc(c), v) + (
+                    ")" if c.startswith("(") else "")
+                for c, v in _shown_values(d))
             who = ("banker (seat %d)" % d["seat"]) if d["banker"] else rv.seat_name(d["seat"])
             p.append("<tr class='%s'><td>%d</td><td class='l'>%s</td><td class='l'>%s (%d)"
                      "</td><td>%d</td><td class='l'>%s</td><td class='l'>%s</td>"
@@ -770,6 +773,23 @@ def render_page(rv, charts):
     p.append('<p class="small">Made by tools/night.py from %s (%s).</p></body></html>' % (
         _esc(os.path.basename(rv.path)), _esc("; ".join(rv.header_lines))))
     return "\n".join(p)
+
+
+def _shown_values(d):
+    """A decision's values, best first, for the page: of the buys only the best, the
+    chosen one and the range of the others (the exports keep every amount)."""
+    vals = d["values"]
+    buys = sorted((c for c in vals if c.startswith("buy ")), key=lambda c: -vals[c])
+    keep = [c for c in vals if not c.startswith("buy ")] + buys[:1]
+    if d["choice"] in buys and d["choice"] not in keep:
+        keep.append(d["choice"])
+    rows = sorted(((c, vals[c]) for c in keep), key=lambda kv: -kv[1])
+    rest = [c for c in buys if c not in keep]
+    if rest:
+        amounts = sorted(int(c.split()[1]) for c in rest)
+        low = min(vals[c] for c in rest)
+        rows.append(("(buy %d-%d down to" % (amounts[0], amounts[-1]), low))
+    return rows
 
 
 def _who(rv, who):
