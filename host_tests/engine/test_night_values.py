@@ -238,3 +238,46 @@ def test_a_hidden_hand_is_only_what_could_still_stand():
     # two face-down cards of a hand that stuck: 15 to 20 only (a Pontoon would be shown)
     dist = v.hidden_strengths((4, 4, 4, 4, 4, 4, 4, 4, 4, 16), [], 2)
     assert set(dist) <= set(range(15, 21)) and abs(sum(dist.values()) - 1) < 1e-12
+
+
+# ------------------------------------------------------------ what each could see
+
+SEEN = """rules table
+seats 3
+banker 1
+card 2C
+card 3C
+card 4C
+stake 2 1
+stake 3 1
+card 5C
+card 6C
+card 7C
+twist 2
+card 8C
+stick 2
+buy 3 1
+card 9C
+stick 3
+card TC
+stand
+"""
+
+
+def test_each_decision_is_valued_from_the_cards_its_maker_could_not_see(tmp_path):
+    path = tmp_path / "0001.txt"
+    path.write_text(SEEN)
+    rv = night.Review(str(path))
+    by = {(d["seat"], d["choice"], d["hand"]): d for d in rv.decisions}
+    # seat 2 twists on 2C 5C: the rest of the pack is unseen (the others' cards face down)
+    assert by[(2, "twist", "2C 5C")]["unseen"] == 50
+    # seat 3 sticks on 3C 6C 9C: seat 2's twisted 8C is face up (P5), his 2C 5C are not
+    assert by[(3, "stick", "3C 6C 9C")]["unseen"] == 52 - 3 - 1
+    # the banker (seat 1) draws on 4C 7C: the 8C is seen, seat 3's bought 9C is not (P4)
+    draw = by[(1, "draw", "4C 7C")]
+    assert draw["banker"] and draw["unseen"] == 52 - 2 - 1
+    assert draw["hindsight"] == "next card TC: 21"
+    stand = by[(1, "stand", "4C 7C TC")]
+    assert stand["best"] == "stand"                      # 21 against a 15 and an 18 or less
+    # the ledger is the engine's
+    assert rv.balances == {1: 3, 2: -1, 3: -2} and rv.winners == []     # bought: stake 2
