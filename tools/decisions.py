@@ -83,6 +83,8 @@ class Valuer:
         self.threshold, self.at = odds.parse_rule(banker_rule(self.policy))
         self.doubled = doubled
         self._banker = {}
+        self._root = None            # the pool of the decision being valued
+        self._root_weights = {}
         self._stand = {}
         self._memo = {}
 
@@ -123,7 +125,7 @@ class Valuer:
         got = self._banker.get(pool, False)
         if got is not False:
             return got
-        probs = odds.final_probabilities(pool, self.threshold, self.at)
+        probs = self._probabilities(pool)
         dist = None
         rest = 1.0 - probs[2] if probs else 0.0
         if rest > 1e-12:
@@ -133,6 +135,53 @@ class Valuer:
                     dist[self.threshold + i - 3] = probs[i] / rest
         self._banker[pool] = dist
         return dist
+
+    def _probabilities(self, pool):
+        """odds.final_probabilities of `pool`; from the decision's own pool (its root) less
+        the cards a player's draws took, by the banker's final hands reweighted (below)."""
+        root = self._root
+        if root is None or sum(pool) < MAX_CARDS:
+            return odds.final_probabilities(pool, self.threshold, self.at)
+        taken = [root[r] - pool[r] for r in range(10)]
+        if min(taken) < 0:
+            return odds.final_probabilities(pool, self.threshold, self.at)
+        table = _final_hands(self.threshold, self.at)
+        weights = self._root_weights.get(root)
+        if weights is None:
+            # every final hand's chance from the root pool, times (its cards' count)!
+            weights = []
+            for _, orders, _, ranks in table:
+                w = orders
+                for r, k in ranks:
+                    w *= _falling(root[r], k)
+                weights.append(w)
+            self._root_weights = {root: weights}
+        # The chance of a final hand b from root - taken is its chance from the root times,
+        # for each rank r the player took, falling(root_r - b_r, x_r) / falling(root_r, x_r)
+        # (falling(n - x, b) falling(n, x) = falling(n, b) falling(n - b, x)), over the
+        # fewer cards left: only the ranks both took change anything.
+        left = sum(pool)
+        over = [0.0] * (MAX_CARDS + 1)
+        for k in range(2, MAX_CARDS + 1):
+            over[k] = 1.0 / _falling(left, k)
+        ratio = [None] * 10
+        for r in range(10):
+            x = taken[r]
+            if x:
+                base = _falling(root[r], x)
+                ratio[r] = [_falling(root[r] - b, x) / base if root[r] >= b else 0.0
+                            for b in range(MAX_CARDS + 1)]
+        out = [0.0] * (25 - self.threshold)
+        for (o, _, k, ranks), w in zip(table, weights):
+            if not w:
+                continue
+            f = w * over[k]
+            for r, b in ranks:
+                g = ratio[r]
+                if g is not None:
+                    f *= g[b]
+            out[o] += f
+        return out
 
     def stand_value(self, pool, ps):
         """(expected payoff per unit stake, probability of beating the banker)."""
@@ -222,6 +271,7 @@ class Valuer:
         """The choices of a hand of card codes `cards` (see choices())."""
         hard = sum(VALUES[rank_of(c)] for c in cards)
         ace = any(rank_of(c) == 0 for c in cards)
+        self._root = tuple(pool)
         return self.choices(tuple(pool), hard, ace, len(cards), stake, init, lastbuy,
                             twisted, doubled, can_split)
 
@@ -230,6 +280,7 @@ class Valuer:
         """{'shoot N': value, 'pass': 0} for a shoot bet (X2, X4) paid 1:1 when the hand
         beats the banker, its main stake played for the best value (X4: `fourth`, the bet
         asks for a card). Values of the bet only."""
+        self._root = tuple(pool)
         ch = self.player(pool, cards, stake, init, lastbuy, twisted) if len(cards) >= 2 else \
             {"card": self._draw(tuple(pool), sum(VALUES[rank_of(c)] for c in cards),
                                 any(rank_of(c) == 0 for c in cards), len(cards), stake, init,
@@ -338,6 +389,53 @@ class Valuer:
         ace = any(rank_of(c) == 0 for c in cards)
         return {DRAW: draw(pool, hard, ace, len(cards)),
                 STAND: g_of(strength(hard, ace, len(cards)))}
+
+
+_FINAL_HANDS = {}
+
+
+def _falling(n, k):
+    p = 1
+    for i in range(k):
+        p *= n - i
+    return p
+
+
+def _final_hands(threshold, at):
+    """Every hand the banker can end with under a drawing rule, whatever the pool: (outcome
+    index as in odds.final_probabilities, the orders of its cards that reach it, its card
+    count, its (rank, count) pairs). Its chance from a pool is orders times, for each rank,
+    falling(count in pool, its count), over falling(pool size, card count)."""
+    key = (threshold, at)
+    got = _FINAL_HANDS.get(key)
+    if got is not None:
+        return got
+    ends = {}
+
+    def rec(drawn, hard, n):
+        ace = drawn[0] > 0
+        t, soft = odds.hand_total(hard, ace)
+        end = None
+        if t > 21:
+            end = 0
+        elif n == 2 and t == 21:
+            end = 2                                  # H1
+        elif n == MAX_CARDS:
+            end = 1                                  # H2, K1
+        elif n >= 2 and not odds._draws(t, soft, ace, threshold, at):
+            end = 3 + t - threshold
+        if end is not None:
+            was = ends.get(drawn)
+            ends[drawn] = (end, (was[1] if was else 0) + 1)
+            return
+        for r in range(10):
+            rec(drawn[:r] + (drawn[r] + 1,) + drawn[r + 1:], hard + VALUES[r], n + 1)
+
+    rec((0,) * 10, 0, 0)
+    got = _FINAL_HANDS[key] = [
+        (end, orders, sum(drawn), tuple((r, drawn[r]) for r in range(10) if drawn[r]))
+        for drawn, (end, orders) in sorted(ends.items())]
+    return got
 
 
 def _pair_rank(hard, ace):

@@ -281,3 +281,23 @@ def test_each_decision_is_valued_from_the_cards_its_maker_could_not_see(tmp_path
     assert stand["best"] == "stand"                      # 21 against a 15 and an 18 or less
     # the ledger is the engine's
     assert rv.balances == {1: 3, 2: -1, 3: -2} and rv.winners == []     # bought: stake 2
+
+
+@pytest.mark.parametrize("policy,rules", [("draw-below-17", TABLE), ("draw-below-15", TABLE),
+                                          ("casino", CASINO)])
+def test_the_pools_a_players_draws_leave_agree_with_odds_py(policy, rules):
+    """The banker's hand from the decision's pool less the player's cards (the reweighted
+    final hands) is odds.py's recursion run on that smaller pool."""
+    rng = random.Random(policy)
+    v = D.Valuer(rules, policy)
+    for packs in (1, 8):
+        root = tuple(odds.shoe_counts(packs))
+        v._root = root
+        for _ in range(5):
+            pool = list(root)
+            for _ in range(rng.randrange(4)):
+                r = rng.choice([i for i in range(10) if pool[i]])
+                pool[r] -= 1
+            got = v._probabilities(tuple(pool))
+            want = odds.final_probabilities(tuple(pool), v.threshold, v.at)
+            assert got == pytest.approx(want, abs=1e-12)
