@@ -24,7 +24,6 @@ and what the real next card did.
 """
 import csv
 import html
-import io
 import json
 import os
 import sys
@@ -48,7 +47,7 @@ DEFAULT_POLICY = "draw-below-17"     # tools/autoplay.py's banker stands on 17
 POOL_MIN = 15                        # fewer unseen cards in the top layer: the next layers too
 SEAT_COLOURS = ("#444444", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
                 "#17becf", "#8c564b", "#e377c2")
-_F_TWISTED, _F_BUST, _F_DONE, _F_DOUBLED = E.F_TWISTED, E.F_BUST, E.F_DONE, E.F_DOUBLED
+_F_TWISTED, _F_BUST, _F_DOUBLED = E.F_TWISTED, E.F_BUST, E.F_DOUBLED
 _LOC_TABLE = E.LOC_TABLE
 _LOC_DISCARD = 254
 
@@ -385,7 +384,7 @@ class Review:
         e = self.engine
         slots = _slots_of(e, seat)
         slot = e.current_slot() if e.phase == E.PH_PLAY else (slots[0] if slots else -1)
-        if slot < 0 or e.apply is None:
+        if slot < 0:
             return None
         cards = _cards(e, slot)
         own = [c for s in slots for c in _cards(e, s)]
