@@ -301,3 +301,29 @@ def test_the_pools_a_players_draws_leave_agree_with_odds_py(policy, rules):
             got = v._probabilities(tuple(pool))
             want = odds.final_probabilities(tuple(pool), v.threshold, v.at)
             assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_casino_choices_are_tools_strategies_basic_strategy(tmp_path):
+    """In an eight-pack shoe a few cards move little: the best choice from the exact values
+    is the basic strategy tools/strategies.py computes from a full shoe, where they differ
+    by more than a hair."""
+    import autoplay
+    import strategies
+    from cards import parse_card
+    from rules import parse_rules
+    path = tmp_path / "0001.txt"
+    path.write_text("\n".join(autoplay.play_session(parse_rules(["casino"]), 3, 5,
+                                                    deals=8)) + "\n")
+    rv = night.Review(str(path))
+    basic = strategies.CasinoBasic(8)
+    checked = 0
+    for d in rv.decisions:
+        vals = sorted(d["values"].values(), reverse=True)
+        if len(vals) < 2 or vals[0] - vals[1] < 0.02:
+            continue
+        cards = [parse_card(c) for c in d["hand"].split()]
+        hand = strategies.Hand(cards, 15, can_split="split" in d["values"],
+                               can_double="double" in d["values"])
+        assert basic.decide(hand) == d["best"], d
+        checked += 1
+    assert checked >= 10
