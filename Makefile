@@ -52,6 +52,13 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 clean:
 	rm -rf out build .pytest_cache
 
+# The night in review (tools/night.py): a page a kept session, out/night/NNNN.html, from
+# out/flash/history (`make sim`'s shoe) or `make night NIGHT_ARGS="--pull"` (the shoe on
+# USB, through mpremote), `NIGHT_ARGS="DIR --csv --json"` (a copy of a shoe's history/).
+.PHONY: night
+night: $(STAMP)
+	$(PY) tools/night.py $(NIGHT_ARGS)
+
 # The wiring diagrams docs/wiring_pico*.png, drawn from boards/pico.py (tools/wiring.py).
 .PHONY: wiring
 wiring: $(STAMP)

@@ -284,6 +284,57 @@ def _weights(counts, threshold, at_threshold, start):
     return weights, _falling(remaining, MAX_CARDS - ncards)
 
 
+def final_probabilities(counts, threshold, at_threshold):
+    """The recursion of _weights in floats, for a caller that asks it for many shoes
+    (tools/decisions.py: the banker's hand from every shoe a player's draws leave).
+
+    Returns a list: [bust, five-card trick, Pontoon, total threshold, ..., total 21]
+    (probabilities from the full shoe ``counts``, no card given). A hand that ends is an
+    index, not a dict: most of the recursion's states are ends, and sharing them is what
+    makes this five times faster than _weights.
+    """
+    width = 3 + 22 - threshold
+    memo = {}
+
+    def rec(drawn, left, hard, ncards):
+        got = memo.get(drawn)
+        if got is not None:
+            return got
+        ace = drawn[ACE] > 0
+        total, soft = hand_total(hard, ace)
+        if total > 21:
+            got = 0
+        elif ncards == 2 and total == 21:
+            got = 2                                      # H1
+        elif ncards == MAX_CARDS:
+            got = 1                                      # H2, K1 stop at five
+        elif ncards >= 2 and not _draws(total, soft, ace, threshold, at_threshold):
+            got = 3 + total - threshold                  # stands
+        else:
+            got = [0.0] * width
+            for i in range(10):
+                c = counts[i] - drawn[i]
+                if c <= 0:
+                    continue
+                sub = rec(drawn[:i] + (drawn[i] + 1,) + drawn[i + 1:], left - 1,
+                          hard + VALUES[i], ncards + 1)
+                f = c / left
+                if sub.__class__ is int:
+                    got[sub] += f
+                else:
+                    for j in range(width):
+                        got[j] += f * sub[j]
+        memo[drawn] = got
+        return got
+
+    if sum(counts) < MAX_CARDS:
+        return None
+    out = rec((0,) * 10, sum(counts), 0, 0)
+    if out.__class__ is int:
+        return None
+    return out
+
+
 def dealer_outcomes(counts, rule, upcard=None, exact=False):
     """Probabilities of the dealer's final hand.
 

@@ -47,6 +47,7 @@ TARGETS = {
     "uf2": ("tools/uf2.py", "host_tests/pico/test_uf2.py", "\"uf2.py\""),
     "deploy": ("tools/deploy.py", "host_tests/pico/test_deploy.py", "\"--dry-run\""),
     "wiring": ("tools/wiring.py", "host_tests/repo/test_wiring.py", "W.stale("),
+    "night": ("tools/night.py", "host_tests/sim/test_night.py", "\"night.py\""),
     "architecture": ("tools/architecture.py", "host_tests/repo/test_architecture.py",
                      "A.stale("),
 }

@@ -23,6 +23,7 @@ NOT_COMMANDS = {
     "simtable.py": "the simulated table (driver, screens, pictures) that sim.py and "
                    "bench_app.py import",
     "strategies.py": "player and banker strategies that simulate.py imports",
+    "decisions.py": "the exact values of a decision that night.py imports",
     "runner.py": "the one runner interface (CPython, VM and virtual Pico backends) that "
                  "sim.py, play.py, the vpico session, the benches and the tests use",
     "panel.py": "the display-memory decoder that the pictures, the terminal and the page "
@@ -58,6 +59,8 @@ BAD = {
     "hwbridge.py": [[], ["--heap", "lots", "x.py"], ["no/such/script.py"]],
     "mpy_build.py": [["extra"]],
     "uf2.py": [["--board", "RPI_PICO2"], ["--jobs", "0"], ["--jobs"]],
+    "night.py": [["--banker-policy", "draw-below-99"], ["no/such/history.txt"],
+                 ["--banker-policy"]],
     "odds.py": [["--packs", "0"], ["--dealer", "h99"], ["--remove", "5H,5H"],
                 ["--upcard", "Z"]],
     "replay.py": [[], ["a.txt", "b.txt"], ["--bogus"], ["no/such/transcript.txt"]],
