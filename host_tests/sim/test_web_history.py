@@ -281,6 +281,29 @@ def test_a_kept_session_drawn_on_the_phone(tmp_path):
 
 def _check_drawn(driver, want):
     from selenium.webdriver.common.by import By
+    _check_drawn_lines(driver, want)
+    deals = want["deals"]
+    first = want["first"]
+    bands = driver.find_elements(By.CSS_SELECTOR, "#chart rect.band")
+    assert [int(b.get_attribute("data-banker")) for b in bands] == [d[0] for d in deals]
+    rows = driver.find_elements(By.CSS_SELECTOR, "#ledger tr")[1:]
+    assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows] == [
+        ("+%d" % b if b > 0 else "%d" % b) for b in want["balances"]]
+    winners = [r.text.split()[1] for r in driver.find_elements(By.CSS_SELECTOR, "#ledger .w")]
+    assert winners == [str(s) for s in want["winners"]]
+    payments = driver.find_elements(By.CSS_SELECTOR, "#settle tr")
+    left = dict(("Seat %d" % (first + k), b) for k, b in enumerate(want["balances"]))
+    for p in payments:
+        payer, _, payee, amount = [td.text for td in p.find_elements(By.TAG_NAME, "td")]
+        left[payer] += int(amount)
+        left[payee] -= int(amount)
+    assert set(left.values()) == {0}
+    assert len(payments) == brute_force_payments(want["balances"])
+
+
+def _check_drawn_lines(driver, want):
+    """Each seat's line goes through its balance after every deal, on one scale."""
+    from selenium.webdriver.common.by import By
     deals = want["deals"]
     first, seats = want["first"], want["seats"]
     lines = driver.find_elements(By.CSS_SELECTOR, "#chart polyline.seat")
@@ -300,19 +323,76 @@ def _check_drawn(driver, want):
     per_unit = (y0 - y1) / (v1 - v0)
     for v, y in pairs:
         assert abs(y - (y0 - per_unit * (v - v0))) < 0.2, (v, y)
-    bands = driver.find_elements(By.CSS_SELECTOR, "#chart rect.band")
-    assert [int(b.get_attribute("data-banker")) for b in bands] == [d[0] for d in deals]
-    rows = driver.find_elements(By.CSS_SELECTOR, "#ledger tr")[1:]
-    assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows] == [
-        ("+%d" % b if b > 0 else "%d" % b) for b in want["balances"]]
-    winners = [r.text.split()[1] for r in driver.find_elements(By.CSS_SELECTOR, "#ledger .w")]
-    assert winners == [str(s) for s in want["winners"]]
-    payments = driver.find_elements(By.CSS_SELECTOR, "#settle tr")
-    left = dict(("Seat %d" % (first + k), b) for k, b in enumerate(want["balances"]))
-    for p in payments:
-        payer, _, payee, amount = [td.text for td in p.find_elements(By.TAG_NAME, "td")]
-        left[payer] += int(amount)
-        left[payee] -= int(amount)
-    assert set(left.values()) == {0}
-    assert len(payments) == brute_force_payments(want["balances"])
 
+
+def _serve_pages(root):
+    """The history routes of web.py on CPython (microdot's own server) in a thread; its
+    base URL and a stop function."""
+    import asyncio
+    import threading
+
+    import web
+    app = web.make_app(web.Web(_Table(root)))
+    port = W.free_port()
+    loop = asyncio.new_event_loop()
+    th = threading.Thread(target=lambda: loop.run_until_complete(
+        app.start_server("127.0.0.1", port)), daemon=True)
+    th.start()
+
+    def up():
+        try:
+            return _http_status("http://127.0.0.1:%d/history" % port) == 200
+        except OSError:
+            return False
+    import time
+    for _ in range(500):
+        if up():
+            break
+        time.sleep(0.02)
+
+    def stop():
+        app.shutdown()
+        th.join(10)
+    return "http://127.0.0.1:%d" % port, stop
+
+
+def _http_status(url):
+    import urllib.request
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return r.status
+
+
+@pytest.mark.parametrize("preset,seats,seed,options", CASES[2:])
+def test_kitty_and_house_drawn_and_settled(tmp_path, preset, seats, seed, options):
+    """The classic table with shoot bets (money left in the kitty settles as a party of
+    its own) and the casino (the house is a party, no bands: it always deals)."""
+    import browser
+    from selenium.webdriver.support.ui import WebDriverWait
+    path = _history(tmp_path, preset, seats, seed, options)
+    want = _expected(path)
+    base, stop = _serve_pages(str(tmp_path) + "/")
+    driver = browser.chromium(412, 900)
+    try:
+        driver.get(base + "/history/0001")
+        WebDriverWait(driver, 60).until(
+            lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        if preset == "casino":
+            assert want["first"] == 0 and not driver.find_elements("css selector", "rect.band")
+        _check_drawn_lines(driver, want)
+        rows = driver.find_elements("css selector", "#ledger tr")[1:]
+        assert len(rows) == seats + 1 - want["first"]
+        left = dict(("Seat %d" % s if s else "House", b) for s, b in zip(
+            range(want["first"], seats + 1), want["balances"]))
+        if sum(left.values()):
+            left["Kitty"] = -sum(left.values())
+        payments = driver.find_elements("css selector", "#settle tr")
+        for p in payments:
+            payer, _, payee, amount = [td.text for td in p.find_elements("tag name", "td")]
+            left[payer] += int(amount)
+            left[payee] -= int(amount)
+        assert set(left.values()) <= {0}
+        assert len(payments) == brute_force_payments(
+            want["balances"] + [-sum(want["balances"])])
+    finally:
+        driver.quit()
+        stop()
