@@ -21,9 +21,10 @@ options.defaults(board="pico", web=False)  # noqa: F821 - manifest API
 _fw = "firmware"
 # import_index serves the .mpy path's imports from the filesystem: nothing to do here
 _NOT_FROZEN = ("import_index.py",)
+_WEB_ONLY = ("web.py", "web_pages.py", "web_history.py")
 for _name in sorted(os.listdir(_fw)):
     if _name.endswith(".py") and _name not in _NOT_FROZEN and (
-            _name != "web.py" and _name != "web_pages.py" or options.web):  # noqa: F821
+            _name not in _WEB_ONLY or options.web):  # noqa: F821
         module(_name, base_path=_fw)  # noqa: F821
 
 # A module is named after its file, so the wiring is staged as board.py (pico.py) under

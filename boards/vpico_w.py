@@ -11,6 +11,12 @@
 # task of its own as asyncio's socket server runs a connection. Every answer goes out on
 # the serial line as "#web SEAT STATUS BODY" (seat 0: the public page) as it is written,
 # for the host to check for hidden information.
+#
+# One more phone looks at last night (web_history.py): it opens /history, then asks for
+# the standings of HISTORY_NAME every HISTORY_PAUSE_MS all through the session; each answer
+# is streamed over many slices, so it goes on the serial line as one line at its end,
+# "#hist PATH STATUS BYTES SHA256" (what that answer costs the heap is measured on its own:
+# tools/bench_pico.py history_alone()).
 import sys
 
 from pico import *  # noqa: F401,F403 - the same pins, displays, reader and buttons
@@ -18,6 +24,8 @@ from pico import *  # noqa: F401,F403 - the same pins, displays, reader and butt
 PAUSE_SAME_MS = 1000
 PAUSE_ERROR_MS = 2000
 TICK_MS = 10                    # how often the phones look at what is due
+HISTORY_NAME = b"0001"          # the kept session the morning-after phone asks for
+HISTORY_PAUSE_MS = 5000
 
 
 class _Reader:
@@ -101,14 +109,47 @@ class _Writer:
         return ("10.0.0.%d" % (10 + self.phone), 40000 + self.phone)
 
 
-async def request(app, phone, method, path, headers=b"", body=b"", show=False):
+class _HistoryWriter(_Writer):
+    """The morning-after phone's end: the answer's bytes counted and hashed as they come."""
+
+    def __init__(self, path):
+        _Writer.__init__(self, -1, False)
+        from hashlib import sha256
+        self.path = path
+        self.hash = sha256()
+        self.n = 0
+
+    def write(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        if not self.body:
+            self.head += data
+            i = self.head.find(b"\r\n\r\n")
+            if i < 0:
+                return
+            data = self.head[i + 4:]
+            self.status = int(self.head[9:12])
+            self.head = b""
+            self.body = True
+        self.n += len(data)
+        self.hash.update(data)
+
+    def close(self):
+        if self.hash is not None:
+            from binascii import hexlify
+            sys.stdout.write("#hist %s %d %d %s\n" % (self.path.decode(), self.status, self.n,
+                                                      hexlify(self.hash.digest()).decode()))
+            self.hash = None
+
+
+async def request(app, phone, method, path, headers=b"", body=b"", show=False, w=None):
     """(status, head bytes, version) of one request through microdot's handling; `show`:
     its body goes on the serial line as "#web PHONE STATUS BODY" as it is written."""
     head = b"%s %s HTTP/1.1\r\nHost: pontoon\r\n%s" % (method, path, headers)
     if body:
         head += b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n" % (
             len(body))
-    w = _Writer(phone, show)
+    w = w or _Writer(phone, show)
     await app.handle_request(_Reader(head + b"\r\n" + body), w)
     w.close()                            # a server that broke off mid-answer: the line ends
     return w.status, w.head, w.version
@@ -149,6 +190,9 @@ class Network:
         self.v = [0] * n                 # the version of the last answer
         self.due = [0] * n               # ticks_ms of the next request
         self.alive = False
+        self.hist_busy = False           # the morning-after phone's
+        self.hist_due = 0
+        self.hist_loaded = False
 
     def where(self):
         return "phones inside the virtual Pico W (no Wi-Fi chip emulated)"
@@ -168,6 +212,9 @@ class Network:
                     if not self.busy[i] and ticks_diff(now, self.due[i]) >= 0:
                         self.busy[i] = 1
                         asyncio.create_task(self._ask(app, web, i))
+                if not self.hist_busy and ticks_diff(now, self.hist_due) >= 0:
+                    self.hist_busy = True
+                    asyncio.create_task(self._history(app))
                 await asyncio.sleep_ms(TICK_MS)
         finally:
             self.alive = False
@@ -206,9 +253,20 @@ class Network:
             self.due[i] = ticks_add(ticks_ms(), wait)
             self.busy[i] = 0
 
+    async def _history(self, app):
+        """The morning-after phone: the list of kept sessions once, then one's standings."""
+        from time import ticks_add, ticks_ms
+        try:
+            path = b"/api/history/" + HISTORY_NAME if self.hist_loaded else b"/history"
+            await request(app, -1, b"GET", path, w=_HistoryWriter(path))
+            self.hist_loaded = True
+        finally:
+            self.hist_due = ticks_add(ticks_ms(), HISTORY_PAUSE_MS)
+            self.hist_busy = False
+
     def running(self):
         """Phones still at the table (web.py waits for them when the table stops)."""
-        return self.alive or any(self.busy)
+        return self.alive or any(self.busy) or self.hist_busy
 
 
 def make_network(settings):

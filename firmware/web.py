@@ -469,20 +469,26 @@ def make_app(web):
         await web.changed(_after(req))
         return web.answer(s), 200, JSON
 
-    @app.get("/history/")
-    async def history_list(req):
-        names = []
-        try:
-            import os
-            for name in sorted(os.listdir(web.t.root + "history")):
-                if _history_name(name):
-                    names.append(name)
-        except OSError:
-            pass
-        return {"history": names}
+    @app.get("/history")
+    async def history_index(req):
+        import web_history as H
+        return page(P.history_index(H.names(web.t.root + "history")))
+
+    app.route("/history/")(history_index)
 
     @app.get("/history/<name>")
     async def history_file(req, name):
+        if len(name) == 4:
+            import os
+
+            import web_history as H
+            if not H.is_number(name):
+                return "no such session", 404
+            try:
+                os.stat(web.t.root + "history/" + name + ".txt")
+            except OSError:
+                return "no such session", 404
+            return page(P.history(name))
         if not _history_name(name):
             return "no such file", 404
         try:
@@ -490,6 +496,16 @@ def make_app(web):
         except OSError:
             return "no such file", 404
         return Response(f, 200, {"Content-Type": "text/plain; charset=UTF-8"})
+
+    @app.get("/api/history/<name>")
+    async def api_history(req, name):
+        import web_history as H
+        if not H.is_number(name):
+            return {"error": "no such session"}, 404
+        try:
+            return H.standings(web.t.root + "history/" + name + ".txt"), 200, JSON
+        except OSError:
+            return {"error": "no such session"}, 404
 
     return app
 

@@ -43,8 +43,8 @@ s+='<div class=box><table id=seats><tr><td>Seat</td><td class=n>Balance</td><td 
 for(i=0;i<t.seats.length;i++){var q=t.seats[i],w=t.winners&&t.winners.indexOf(q.seat)>=0;
 s+='<tr'+(w?' class=w':'')+'><td>'+q.seat+(w?' WINNER':'')+'</td><td class=n>'+
 sg(q.balance)+'</td><td class=n>'+(q.seat in net?sg(net[q.seat]):'')+'</td></tr>'}
-s+='</table></div>';if(t.history)s+='<div class=box>Kept as <a href="/'+t.history+'">'+
-t.history+'</a></div>';$('t').innerHTML=s;if(window.own)own(t)}
+s+='</table></div>';if(t.history)s+='<div class=box>Kept as <a id=kept href="/'+
+t.history.slice(0,-4)+'">'+t.history+'</a>: standings and settle-up</div>';$('t').innerHTML=s;if(window.own)own(t)}
 function poll(){fetch(API+'?after='+v).then(function(r){if(r.status==403){location.reload();
 throw 0}return r.json()}).then(function(t){var same=t.v==v;v=t.v;if(!same){draw(t);
 document.body.dataset.v=t.events}setTimeout(poll,same?1000:0)}).catch(function(){
@@ -54,7 +54,8 @@ setTimeout(poll,2000)})}poll();
 END = b"</main></body></html>"
 
 TABLE = b"""<h1>Pontoon table</h1><div id=t>Loading&hellip;</div>
-<p><a href="/history/">Hand histories</a> &middot; your seat: /seat/N</p>
+<p><a id=histories href="/history">Past sessions: standings and settle-up</a> &middot;
+your seat: /seat/N</p>
 <script>var API='/api/table'</script>"""
 
 SEAT = b"""<h1 id=title>Your seat</h1><pre id=disp></pre><div id=mine></div>
@@ -71,6 +72,79 @@ LOGIN = (b"<h1>Seat ", b"""</h1><div class=box><form method=post action="/seat/"
 <input name=code inputmode=numeric autocomplete=off maxlength=6 size=8 autofocus>
 <button>Open</button></form><p id=msg>""", b"""</p></div>
 <p><a href="/">The table</a></p></main></body></html>""")
+
+
+# A kept session (web.py: /history/NNNN): the numbers come from /api/history/NNNN
+# (web_history.py) and the phone draws them: each seat's balance after every deal as a line
+# over bands in the colour of the deal's banker, the final ledger, the winners, and who pays
+# whom in the fewest payments.
+HISTORY = (b"""<h1>Session <span id=name>""", b"""</span></h1><div id=t>Loading&hellip;</div>
+<p><a href="/history">Past sessions</a> &middot; <a href="/">The table</a> &middot;
+<a id=file href="/history/""", b""".txt">the history file</a></p><script>var NAME='""",
+           b"""'</script>""")
+
+# settle(p): p = [[who, amount], ...] summing to 0 -> [[payer, payee, amount], ...], the
+# fewest payments. Exhaustive over every subset of the parties owed or owing (2^n, n <= 9):
+# best[m] is the most zero-sum groups the set m splits into (taken one party at a time);
+# each group of k then settles in k - 1 payments (the largest debt paid to the largest
+# credit), so n - best[all] payments, and no fewer can settle them.
+SETTLE = b"""<script>
+function settle(p){var q=[],i,m,g;for(i=0;i<p.length;i++)if(p[i][1])q.push(p[i]);
+var n=q.length,N=1<<n,sum=[0],best=[0],out=[];for(m=1;m<N;m++){var low=m&-m;
+sum[m]=sum[m^low]+q[31-Math.clz32(low)][1];g=0;for(i=0;i<n;i++)
+if((m>>i&1)&&best[m^1<<i]>g)g=best[m^1<<i];best[m]=g+(sum[m]?0:1)}
+var at=N-1,from=N-1;while(at){for(i=0;i<n;i++)if((at>>i&1)&&
+best[at^1<<i]==best[at]-(sum[at]?0:1))break;at^=1<<i;if(!sum[at]){group(q,from^at,out);
+from=at}}return out}
+function group(q,mask,out){var g=[],i;for(i=0;i<q.length;i++)if(mask>>i&1)g.push([q[i][0],
+q[i][1]]);for(;;){g.sort(function(a,b){return a[1]-b[1]});var d=g[0],c=g[g.length-1];
+if(d[1]>=0)break;var a=Math.min(-d[1],c[1]);out.push([d[0],c[0],a]);d[1]+=a;c[1]-=a}}
+</script>"""
+
+HISTORY_JS = b"""<script>
+var COL=['#bbb','#ffd54a','#4fc3f7','#ff8a65','#aed581','#ce93d8','#f06292','#4db6ac',
+'#fff176'];function $(i){return document.getElementById(i)}
+function sg(n){return n>0?'+'+n:''+n}
+function who(h,s){return s?'Seat '+s:(h.first?'Kitty':'House')}
+function draw(h){var D=h.deals,n=h.seats-h.first+1,i,k,s,lo=0,hi=0,o='';
+for(i=0;i<D.length;i++)for(k=0;k<n;k++){lo=Math.min(lo,D[i][2+k]);hi=Math.max(hi,D[i][2+k])}
+if(hi==lo)hi=lo+1;var W=600,H=300,L=36,R=8,T=8,B=22;
+function x(i){return (L+(W-L-R)*i/Math.max(1,D.length)).toFixed(1)}
+function y(v){return (T+(H-T-B)*(hi-v)/(hi-lo)).toFixed(1)}
+var g='<svg id=chart viewBox="0 0 '+W+' '+H+'" width="100%" style="background:#0e4d25">';
+if(h.first)for(i=0;i<D.length;i++)g+='<rect class=band data-banker='+D[i][0]+' x='+x(i)+
+' y='+T+' width='+(x(i+1)-x(i)).toFixed(1)+' height='+(H-T-B)+' fill="'+COL[D[i][0]]+
+'" opacity=0.3></rect>'+(D.length>16?'':'<text x='+(x(i)-(-x(i+1)))/2+' y='+(T+14)+
+' fill="'+COL[D[i][0]]+'" font-size=12 text-anchor=middle>B'+D[i][0]+'</text>');
+g+='<line x1='+L+' x2='+(W-R)+' y1='+y(0)+' y2='+y(0)+' stroke="#fff" opacity=0.5></line>';
+g+='<text x=2 y='+(T+10)+' fill="#fff" font-size=12>'+sg(hi)+'</text><text x=2 y='+(H-B)+
+' fill="#fff" font-size=12>'+sg(lo)+'</text><text x='+L+' y='+(H-6)+
+' fill="#fff" font-size=12>deal 0</text><text x='+(W-R-50)+' y='+(H-6)+
+' fill="#fff" font-size=12>deal '+D.length+'</text>';
+for(k=0;k<n;k++){s=h.first+k;var b=[0],pt=x(0)+','+y(0);for(i=0;i<D.length;i++){
+b.push(D[i][2+k]);pt+=' '+x(i+1)+','+y(D[i][2+k])}g+='<polyline class=seat data-seat='+s+
+' data-balances="'+b.join(',')+'" points="'+pt+'" fill=none stroke="'+COL[s]+
+'" stroke-width=2.5></polyline>'}g+='</svg>';
+o+='<div class=box>'+h.rules+' &middot; '+D.length+' deals'+(h.finished?'':' (not finished)')+
+'</div>'+(h.error?'<div class=box id=err>Read up to: '+h.error+'</div>':'')+
+'<div class=box>'+g+'<div id=legend>';for(k=0;k<n;k++){s=h.first+k;
+o+='<span style="color:'+COL[s]+'">&#9644; '+who(h,s)+'</span> '}o+=(h.first?'<br>bands: who held the bank in each deal':'')+'</div></div>';
+o+='<div class=box><table id=ledger><tr><td>Seat</td><td class=n>Balance</td></tr>';
+var p=[],tot=0;for(k=0;k<n;k++){s=h.first+k;var w=h.winners.indexOf(s)>=0;
+o+='<tr'+(w?' class=w':'')+'><td>'+who(h,s)+(w?' WINNER':'')+'</td><td class=n>'+
+sg(h.balances[k])+'</td></tr>';p.push([who(h,s),h.balances[k]]);tot+=h.balances[k]}
+if(tot)p.push([h.first?'Kitty':'House',-tot]);
+var pay=settle(p);o+='</table></div><div class=box><b>Settle up</b>: '+pay.length+
+' payment'+(pay.length==1?'':'s')+'<table id=settle>';for(i=0;i<pay.length;i++)
+o+='<tr><td>'+pay[i][0]+'</td><td>pays</td><td>'+pay[i][1]+'</td><td class=n>'+pay[i][2]+
+'</td></tr>';o+='</table></div>';$('t').innerHTML=o;document.body.dataset.ready=1}
+fetch('/api/history/'+NAME).then(function(r){return r.json()}).then(draw).catch(function(x){
+$('t').textContent='Could not read the session: '+x})
+</script>"""
+
+INDEX = (b"""<h1>Past sessions</h1><div class=box><ul id=sessions>""", b"""<li><a href="/history/""",
+         b"""">Session """, b"""</a> &middot; <a href="/history/""", b""".txt">file</a></li>""",
+         b"""</ul>""", b"""<p>No session kept yet.</p>""", b"""</div><p><a href="/">The table</a></p>""")
 
 
 def page(parts):
@@ -93,3 +167,23 @@ def login(seat, msg=""):
     n = str(seat).encode()
     return page((HEAD, LOGIN[0], n, LOGIN[1], n, LOGIN[2], n, LOGIN[3], msg.encode(),
                  LOGIN[4]))
+
+
+def history(name):
+    n = name.encode()
+    h = HISTORY
+    return page((HEAD, h[0], n, h[1], n, h[2], n, h[3], SETTLE, HISTORY_JS, END))
+
+
+def history_index(names):
+    """The kept sessions (numbers, newest first), each a link to its page."""
+    x = INDEX
+    parts = [HEAD, x[0]]
+    for name in names:
+        n = name.encode()
+        parts += (x[1], n, x[2], n, x[3], n, x[4])
+    parts.append(x[5])
+    if not names:
+        parts.append(x[6])
+    parts += (x[7], END)
+    return page(parts)

@@ -30,7 +30,8 @@ PARTS = (
         "main", "import_index", "app", "narrator", "console", "controls", "entry", "menu",
         "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run")),
     ("Showing it", (
-        "screens", "views", "seat_displays", "font5x7", "web", "web_pages")),
+        "screens", "views", "seat_displays", "font5x7", "web", "web_pages",
+        "web_history")),
     ("Hardware adapters", (
         "shoe_reader", "uid_map", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
         "buzzer",

@@ -61,6 +61,7 @@ def heap_total(lines):
 GOALS = {
     "heap": 40 * 1024,
     "w_heap": 64 * 1024, "w_block": 64 * 1024,
+    "w_history": 4 * 1024,     # one kept session's standings answer under way (issue 44)
     "block": 128 * 1024,
     "boot": 500.0,
     "card_avg": 30.0, "card_p95": 50.0, "card_max": 80.0,
@@ -158,6 +159,8 @@ def set_files(run, files, remove=("journal.txt", "journal.tmp", "jtail/lines.txt
     from vpico.table import ERASE_RAW_JOURNAL
     code.append(ERASE_RAW_JOURNAL)
     for path, text in files.items():
+        if "/" in path:
+            code.append("try:\n os.mkdir(%r)\nexcept OSError:\n pass" % path.rsplit("/", 1)[0])
         code.append("f = open(%r, %r)\nf.write(%r)\nf.close()" % (
             path, "wb" if isinstance(text, bytes) else "w", text))
     out, err = p.exec_raw("\n".join(code), timeout_s=60)
@@ -482,6 +485,41 @@ def phones_board():
             os.remove(out)
 
 
+HISTORY_ALONE = """import gc, web_history
+from time import ticks_diff, ticks_us
+gc.collect()
+base = gc.mem_alloc()
+most = n = longest = 0
+pieces = web_history.standings("history/0001.txt")
+while True:
+    t0 = ticks_us()
+    try:
+        piece = next(pieces)
+    except StopIteration:
+        break
+    longest = max(longest, ticks_diff(ticks_us(), t0))
+    n += len(piece)
+    gc.collect()
+    most = max(most, gc.mem_alloc() - base)
+print(most, n, longest)"""
+
+
+def history_alone(run):
+    """(heap the standings' answer holds at its most, after a collection at each piece;
+    its bytes; the longest piece to make, emulated us: a slice of the connection's task),
+    with nothing else running: the table stopped, on the REPL."""
+    run.exec("import gc\ngc.collect()")
+    most, n, longest = run.exec(HISTORY_ALONE).split()
+    return int(most), int(n), int(longest)
+
+
+def kept_session(seats, seed):
+    """The text of a finished session (another seed's) kept on the Pico W's flash as
+    history/0001.txt, for the phone that looks at last night's standings."""
+    head, events = S.script_session("table", seats, seed + 1)
+    return "\n".join(head + events) + "\n"
+
+
 def _mpy_cross():
     import mpy_build
     return mpy_build.MPY_CROSS
@@ -525,8 +563,9 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
             os.remove(flash)
         run = R.Pico(flash, board="RPI_PICO_W")
         run.boot()
+        kept = kept_session(seats, seed)
         set_files(run, {"settings.txt": S.settings_text("table", seats),
-                        "board.mpy": phones_board()})
+                        "board.mpy": phones_board(), "history/0001.txt": kept})
         run = R.Pico(flash, board="RPI_PICO_W")
         p = run.boot().p
         head, events = S.script_session("table", seats, seed)
@@ -541,8 +580,13 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
             % (len(events), len(run.web), p.emulated_now(), time.monotonic() - t_wall))
         heap = heap_lines(run.halt())
         free, block = run.mem_info()
+        alone = history_alone(run)
         run.close()
-        return {"heap_peak": heap.get("peak", 0), "lowest_free": heap.get("lowest_free", 0),
+        hist = [x.split()[1:] for x in run.lines if x.startswith("#hist ")]
+        return {"history": [(path, int(st), int(n), sha) for path, st, n, sha in hist],
+                "kept": kept,
+                "history_alone": alone,
+                "heap_peak": heap.get("peak", 0), "lowest_free": heap.get("lowest_free", 0),
                 "free_end": free, "block": block, "answers": run.web, "lines": run.lines,
                 "head": head, "events": events, "refusals": d.errors,
                 "emulated_s": p.emulated_now(), "wall_s": time.monotonic() - t_wall}
@@ -649,6 +693,12 @@ def w_rows(r):
     ok &= row("Pico W: largest free block after the session", _kb(r["block"]), ">= 64 KB",
               r["block"] >= GOALS["w_block"],
               "" if r["block"] >= GOALS["w_block"] else _by(r["block"] / 1024, 64, "KB"))
+    h = [x for x in r["history"] if x[0].startswith("/api/")]
+    print("  last night's standings (/api/history/0001, streamed): %d answers of %s bytes; "
+          "alone (on the REPL after the session): the heap one holds at its most %s bytes, "
+          "its longest piece %.1f ms"
+          % (len(h), "/".join(sorted(set(str(x[2]) for x in h))),
+             format(r["history_alone"][0], ","), r["history_alone"][2] / 1000))
     web = [x for x in r["lines"] if x.startswith("# web: ") and "requests" in x]
     print("  %d answers to the phones; %s" % (len(r["answers"]), web[0][7:] if web else ""))
     return ok

@@ -48,7 +48,7 @@ import mpy_build  # noqa: E402
 MPY_CROSS = mpy_build.MPY_CROSS
 RUN_BY_NAME = ("main.py", "boot.py")
 # the web part, for a board with a network only (a plain Pico never imports it)
-WEB_ONLY = ("web.py", "web_pages.py")
+WEB_ONLY = ("web.py", "web_pages.py", "web_history.py")
 WEB_BOARDS = ("pico_w",)
 BOARD_SOURCE = "boards/pico.py"
 BOARD_NAME = "board.mpy"

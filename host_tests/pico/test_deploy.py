@@ -23,7 +23,7 @@ from font5x7 import FONT  # noqa: E402
 FIRMWARE_MODULES = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "firmware"))
                           if n.endswith(".py"))
 RUN_BY_NAME = [m for m in FIRMWARE_MODULES if m in ("main", "boot")]
-WEB_PART = ["web", "web_pages"]
+WEB_PART = ["web", "web_pages", "web_history"]
 MPY_PATH_ONLY = ["import_index"]       # the .mpy path's imports; a UF2 has no use for it
 
 

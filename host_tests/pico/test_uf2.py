@@ -47,6 +47,7 @@ def test_each_board_has_its_uf2_with_the_shoe_frozen_in(board, name):
         assert module in image, module
     assert (b"microdot" in image) == (board == "RPI_PICO_W")
     assert (b"web_pages.py" in image) == (board == "RPI_PICO_W")
+    assert (b"web_history.py" in image) == (board == "RPI_PICO_W")
 
 
 def _run(env_changes, *args):

@@ -65,3 +65,36 @@ def test_heap_in_use_with_the_web_part(played):
 
 def test_largest_free_block_after_the_web_session(played):
     assert played["block"] >= B.GOALS["w_block"], played["block"]
+
+
+def _standings_of_the_kept_session(played, tmp_path):
+    """What CPython's web_history streams for the file kept on the Pico W's flash."""
+    import web_history
+    path = tmp_path / "0001.txt"
+    path.write_text(played["kept"])
+    return b"".join(web_history.standings(str(path)))
+
+
+def test_last_nights_standings_are_served_while_the_table_plays(played, tmp_path):
+    """A tenth phone opens /history and then asks for a kept session's standings every
+    few seconds all through the session: every answer whole and the same bytes as
+    CPython's (its length and SHA-256 on the serial line: boards/vpico_w.py)."""
+    import hashlib
+    hist = played["history"]
+    assert hist[0][:2] == ("/history", 200) and hist[0][2] > 0
+    api = [h for h in hist if h[0] == "/api/history/0001"]
+    assert len(api) >= 10 and all(h[1] == 200 for h in api), hist[:3]
+    want = _standings_of_the_kept_session(played, tmp_path)
+    assert {(h[2], h[3]) for h in api} == {(len(want), hashlib.sha256(want).hexdigest())}
+
+
+def test_heap_of_one_standings_answer(played, tmp_path):
+    """The standings' answer costs the Pico W's heap an engine and a deal's row at a time,
+    never the history file nor the whole answer (measured alone on the REPL after the
+    session, a collection at each piece)."""
+    most, n, longest = played["history_alone"]
+    print("\nstandings alone on the Pico W: heap %d bytes at most, longest piece %d us"
+          % (most, longest))
+    assert n == len(_standings_of_the_kept_session(played, tmp_path))
+    assert 0 < most <= B.GOALS["w_history"], most
+    print("serving heap sample: %d bytes" % played["heap_peak"])
