@@ -110,11 +110,19 @@ class TableStopped(RuntimeError):
     """The firmware never started the session (a bad settings file stops the table)."""
 
 
+class LostAction(RuntimeError):
+    """Nothing came of a scripted action (a card not read, a press lost) and the driver
+    may not do it again: a real table would have left the dealer waiting."""
+
+
+LOST_AFTER_MS = 1500        # an action not acknowledged by then was lost
+
+
 class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
     def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=70,
-                 log=None, deal_ms=0, dwell_ms=40, deck=None):
+                 log=None, deal_ms=0, dwell_ms=40, deck=None, retry=False):
         self.head = head
         self.events = events
         self.rng = random.Random(seed)
@@ -143,7 +151,11 @@ class Driver:
         self.ack_at = {}            # event index -> ms the firmware acknowledged it
         self._shadow = None
         self._shadow_n = -1
+        # a lost action is done again only when `retry` (the tests about lost cards);
+        # otherwise it stops the session with LostAction. Either way it is counted.
+        self.retry = retry
         self.retries = 0
+        self.stepped_at = 0         # when the last scripted step ran
         self.boot_ms = 1000
         self.booted_at = 0
         # a fast dealer: cards slide through the field every deal_ms (at the soonest) and
@@ -272,6 +284,7 @@ class Driver:
         while self.steps and self.steps[0][0] <= now:
             _, fn = self.steps.pop(0)
             fn()
+            self.stepped_at = now
         while self.leaving and self.leaving[0][0] <= now:
             self.world.pn532.remove(self.leaving.pop(0)[1])
         if self.acked < 0:
@@ -290,8 +303,14 @@ class Driver:
             return
         if self.planned == self.acked:
             # nothing came of the action: a card that was not read, a lost press
-            if now - self.action_at > 1500:
+            # (counted from the action's last step: a menu walk takes its time)
+            if now - max(self.action_at, self.stepped_at) > LOST_AFTER_MS:
                 self.retries += 1
+                if not self.retry:
+                    raise LostAction("event %d (%s) was not taken within %d ms and the "
+                                     "driver does not redo actions; last lines:\n%s"
+                                     % (self.acked + 1, self.events[self.acked],
+                                        LOST_AFTER_MS, "\n".join(self.output[-12:])))
                 if self.retries > 20:
                     raise RuntimeError("the table does not take event %d (%s); last lines:\n%s"
                                        % (self.acked + 1, self.events[self.acked],

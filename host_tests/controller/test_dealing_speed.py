@@ -121,7 +121,7 @@ def test_a_card_dealt_too_fast_is_reported_not_guessed(tmp_path):
     head, events = S.script_session("table", 4, 1)
     flash = str(tmp_path / "flash")
     S.fresh_flash(flash, S.settings_text("table", 4))
-    driver = S.Driver(head, events, seed=1, deal_ms=333, dwell_ms=4)
+    driver = S.Driver(head, events, seed=1, deal_ms=333, dwell_ms=4, retry=True)
     runner = R.CPython(flash, driver)
     runner.boot()
     with pytest.raises(RuntimeError, match="does not take event 1"):

@@ -93,6 +93,7 @@ def test_the_scripted_sessions_were_played_to_their_end(measured):
     # every scripted event acknowledged, and no refusal on the way: a press lost inside a
     # journal fold showed here as "! nothing to confirm" (the players then repeat it)
     assert measured["refusals"] == [], measured["refusals"]
+    assert measured["retries"] == 0          # no card dealt again, no press made again
     lines = measured["lines"]
     assert sum(1 for x in lines if x.startswith("# session over")) == SESSIONS
     assert not any(x.startswith("Traceback") for x in lines)

@@ -280,11 +280,12 @@ def test_device_unittest_module(deployed, tmp_path):
 DWELL_MS = 40
 
 
-def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
+def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None, retry=False):
     """simtable's players on the Pico with a fast dealer: a card slides through the field
-    every deal_ms at the soonest and stays DWELL_MS whether or not it was read."""
+    every deal_ms at the soonest and stays DWELL_MS whether or not it was read (dealt
+    again, counted, only when `retry`)."""
     driver = S.Driver(head, events, seed=SEED, hold_ms=T.HOLD_MS, deal_ms=deal_ms,
-                      dwell_ms=DWELL_MS, think_ms=think_ms)
+                      dwell_ms=DWELL_MS, think_ms=think_ms, retry=retry)
     pico = boot_copy(deployed, tmp_path)
     try:
         got, err = T.played_session(pico, driver, wall_timeout=WALL)
@@ -323,7 +324,7 @@ def fast_deals(settled, tmp_path_factory):
         head, events = S.script_session("table", SEATS, seed)
         events = events[:80]
         driver, got = _fast_deal(settled, tmp_path_factory.mktemp("fast%d" % seed), events,
-                                 deal_ms=35, think_ms=0, head=head)
+                                 deal_ms=35, think_ms=0, head=head, retry=True)
         out[seed] = (head, events, driver, got)
     return out
 
