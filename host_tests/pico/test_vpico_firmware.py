@@ -362,3 +362,38 @@ def test_the_next_card_enters_while_the_last_leaves_on_the_pico(fast_deals):
 def test_no_card_dealt_again_at_35_ms_apart(fast_deals):
     # three sessions: one alone would pass or fail with where the code lies in flash
     assert [d.retries for _, _, d, _ in fast_deals.values()] == [0] * len(FAST_SEEDS)
+
+
+# A Pico powered for 12.4 days: its timer starts WRAP_IN_MS before MicroPython's ticks_ms
+# wraps (2**30 ms), so the wrap comes in the middle of a short session played with the
+# buttons (every press but a line's: serial_share 0); each press must reach the table
+# (issue 39: the button sampler's hard interrupt once did arithmetic past a small int)
+WRAP_IN_MS = 6000
+
+
+def test_every_press_reaches_the_table_across_the_wrap_of_ticks_ms(settled, tmp_path):
+    head, events = S.script_session("table", SEATS, SEED)
+    events = events[:60]
+    path = str(tmp_path / "flash.bin")
+    shutil.copyfile(settled["flash"], path)
+    pico = Pico(path, firmware=settled["firmware"], timer_from_ms=2 ** 30 - WRAP_IN_MS)
+    pico.boot()
+    driver = S.Driver(head, events, seed=SEED, hold_ms=T.HOLD_MS, serial_share=0.0)
+    presses = []
+    press = driver._press
+
+    def counted(t, name, hold=None):
+        presses.append(t)
+        return press(t, name, hold)
+    driver._press = counted
+    try:
+        got, err = T.played_session(pico, driver, wall_timeout=WALL)
+        ticks, err2 = pico.exec_raw("import time\nprint(time.ticks_ms())")
+    finally:
+        pico.close()
+    assert err == "" and err2 == "", (err, err2)
+    assert driver.done and driver.errors == [] and driver.retries == 0, driver.errors
+    assert got == head + events
+    assert int(ticks) < 2 ** 20                          # the Pico's ticks_ms wrapped
+    assert sum(1 for t in presses if t < WRAP_IN_MS) >= 5, presses
+    assert sum(1 for t in presses if t > WRAP_IN_MS) >= 5, presses
