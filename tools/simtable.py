@@ -24,6 +24,7 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
 import autoplay  # noqa: E402
 import engine as E  # noqa: E402
 from boards import sim  # noqa: E402
+from boards.simdev.buttons import Finger  # noqa: E402
 from boards.simdev.deck import Deck  # noqa: E402
 from cards import card_name  # noqa: E402,F401 - (callers use S.card_name)
 from font5x7 import FONT  # noqa: E402
@@ -116,13 +117,17 @@ class LostAction(RuntimeError):
 
 
 LOST_AFTER_MS = 1500        # an action not acknowledged by then was lost
+# the players' taps: real fingers (boards/simdev/buttons.Finger, with contact bounce), held
+# for as long as the firmware promises to take a tap (tools/bench_fingers.py) up to a
+# deliberate press
+HOLDS_MS = (40.0, 200.0)
 
 
 class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
-    def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=70,
-                 log=None, deal_ms=0, dwell_ms=40, deck=None, retry=False):
+    def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=None,
+                 log=None, deal_ms=0, dwell_ms=40, deck=None, retry=False, gap_ms=70):
         self.head = head
         self.events = events
         self.rng = random.Random(seed)
@@ -131,7 +136,11 @@ class Driver:
         self.cards = deal_plan(head, events, self.deck)
         self.serial_share = serial_share
         self.think = think_ms
+        # every press a finger's: its hold drawn from HOLDS_MS (or `hold_ms` when given),
+        # bouncing as the contact closes and opens; `gap_ms` between two presses
+        self.finger = Finger(seed * 7 + 3, holds=HOLDS_MS)
         self.hold = hold_ms
+        self.gap = gap_ms
         self.log = log
         self.acked = -1             # unknown until "# resume #N" or "# new session: " (#0)
         self.planned = -1           # event index the current action is for
@@ -209,11 +218,16 @@ class Driver:
         return self.cards[k].tag
 
     def _press(self, t, name, hold=None):
+        """Button `name` pressed by a finger from t (held `hold` ms, else drawn); returns
+        when the next press may start."""
         i = B[name]
-        hold = hold or self.hold
-        self.steps.append((t, lambda: self.world.buttons[i].press()))
-        self.steps.append((t + hold, lambda: self.world.buttons[i].release()))
-        return t + hold + self.hold
+        edges = self.finger.edges(hold or self.hold)
+        for dt, level in edges:
+            if level:
+                self.steps.append((t + dt, lambda: self.world.buttons[i].release()))
+            else:
+                self.steps.append((t + dt, lambda: self.world.buttons[i].press()))
+        return t + edges[-1][0] + self.gap
 
     def _remove_tag(self):
         if self.in_field is not None:
