@@ -371,7 +371,7 @@ class Table:
         now = drvtime.ticks_ms()
         if not card and self._buttons_and_lines(now):   # (a card's display first: a
             busy = True                                   # press or a line waits a pass)
-        if self.ui.msg and now - self.msg_at > MSG_MS:
+        if self.ui.msg and drvtime.ticks_diff(now, self.msg_at) > MSG_MS:
             self.ui.msg = ""
             self.screens.all_dirty()
         h = self.house
@@ -398,9 +398,9 @@ class Table:
             self.narrator.tell()         # the event's lines, its display drawn
             self.service()
         bz = self.buzzer                 # a card's tick once its display went out; a
-        if bz is not None and bz.on and now >= bz.due:     # tone's end (buzzer.py)
+        if bz is not None and bz.on and drvtime.ticks_diff(now, bz.due) >= 0:   # (buzzer.py)
             bz.step()
-        self.loops += 1
+        self.loops = drvtime.count_up(self.loops)
         return busy
 
     def _buttons_and_lines(self, now):

@@ -8,7 +8,10 @@
 # long after the finger lets go, so the release wait is kept short (a contact's release
 # bounce lasts a few ms); a contact that opens for longer than it makes two presses. Two
 # buttons down at once (debounced) take neither: CHORD is reported once and both releases are ignored (a palm on the buttons
-# must not both stick and twist). No allocation per poll.
+# must not both stick and twist). No allocation per poll. Times are ticks (drvtime:
+# wrapping at TICKS_MAX): a time since is (now - then) & TICKS_MAX, never a plain difference.
+from drvtime import TICKS_MAX
+
 LONG = 16
 CHORD = 32
 
@@ -38,6 +41,7 @@ class Buttons:
         pins = self.pins                 # (locals: on a Pico this runs every 5 ms)
         raw = self.raw
         state = self.state
+        mask = TICKS_MAX
         for i in range(self.n):
             v = 1 if pins[i].value() else 0
             if v == state[i] and v == raw[i] and v:
@@ -47,7 +51,7 @@ class Buttons:
                 raw[i] = v
                 self.since[i] = now
                 continue
-            if v != state[i] and now - self.since[i] >= (
+            if v != state[i] and (now - self.since[i]) & mask >= (
                     self.release if v else self.debounce):
                 if v and not self.long_done[i] and ev >= 0:
                     continue             # a second release in this poll: the next poll
@@ -60,7 +64,7 @@ class Buttons:
                         ev = i
                 continue
             if v == 0 and self.state[i] == 0 and not self.long_done[i] and ev < 0 \
-                    and now - self.down_at[i] >= self.long_ms:
+                    and (now - self.down_at[i]) & mask >= self.long_ms:
                 self.long_done[i] = 1
                 ev = i + LONG
         self.quiet = quiet
@@ -97,7 +101,7 @@ class Buttons:
             if up and self.state[i] and (edges >> i) & 0x100 and \
                     ((edges >> i) & 1 or not self.raw[i]):
                 start = prev if self.raw[i] else self.since[i]
-                if now - start < self.debounce:
+                if (now - start) & TICKS_MAX < self.debounce:
                     continue             # too short to have been a press
                 self.raw[i] = 0
                 self.since[i] = start
@@ -124,26 +128,24 @@ class SampledButtons:
     """Buttons sampled by a timer (the board's make_button_timer, e.g. every 5 ms) rather
     than by the main loop, whose passes can be longer than a quick press: a press is never
     lost however long a display redraw takes. The timer's callback runs Buttons.poll on the
-    elapsed milliseconds and queues the events; poll() takes one. On the Pico the callback
+    tick (ticks_ms) and queues the events; poll() takes one. On the Pico the callback
     is a hard interrupt (it must run while littlefs works in C): it may not allocate, and
     the main loop's poll() and the callback share only the queue's head and tail, each
     written by one side. Edges the board latched (`edges`) cover spells in which no
     interrupt runs at all (a flash erase)."""
 
-    def __init__(self, buttons, make_timer, period_ms=5, ticks=None, diff=None, edges=None):
+    def __init__(self, buttons, make_timer, period_ms=5, ticks=None, edges=None):
         if ticks is None:
             import time
             ticks = time.ticks_ms
-            diff = time.ticks_diff
         self.b = buttons
         self.ticks = ticks
-        self.diff = diff
-        self.last = ticks()
-        self.ms = 0                          # real ms since start: samples can be late
+        self.ms = ticks() & TICKS_MAX        # the last sample's tick
         self.q = bytearray(16)
         self.head = 0                        # written by poll() only
         self.tail = 0                        # written by the timer only: no lost update
         self.interrupted = False
+        self.failed = False                  # the callback met an error (poll says it)
         self.edges = edges                   # the board's latched edges (Buttons.unseen)
         if edges is not None:
             edges()                          # latched while the pins were set up: none ours
@@ -151,13 +153,12 @@ class SampledButtons:
         self.timer = make_timer(period_ms, self._cb)
 
     def _sample(self, _timer):
-        # the elapsed time, not the sample count: while the flash erases (45 ms, the CPU
-        # stalled) ticks are dropped, and a press must still last what it lasted
+        # the tick, not the sample count: while the flash erases (the CPU stalled) samples
+        # are dropped, and a press must still last what it lasted. The tick wraps (no sum
+        # grows past a small int: this is a hard interrupt, it may not allocate)
         try:
-            t = self.ticks()
             prev = self.ms
-            self.ms = now = prev + self.diff(t, self.last)
-            self.last = t
+            self.ms = now = self.ticks() & TICKS_MAX
             if self.edges is not None:
                 e = self.edges()
                 if e and self.b.unseen(e, prev, now) >= 0:
@@ -168,6 +169,10 @@ class SampledButtons:
         except KeyboardInterrupt:
             # ctrl-C on the serial line landed in this callback: hand it to the main loop
             self.interrupted = True
+        except Exception:                    # noqa: BLE001 - (nothing may escape an IRQ)
+            # a fault in a hard interrupt would stop the timer: every button dead, silently.
+            # Kept for the main loop to say (poll raises it there)
+            self.failed = True
 
     def stop(self):
         """The table stopped (halt, ctrl-C, an error): no more samples at the REPL."""
@@ -183,6 +188,8 @@ class SampledButtons:
         if self.interrupted:
             self.interrupted = False
             raise KeyboardInterrupt
+        if self.failed:                      # the table stops and says so (main.py)
+            raise RuntimeError("the buttons' sampling interrupt failed")
         if self.head == self.tail:
             return -1
         ev = self.q[self.head & 15]

@@ -51,7 +51,7 @@ class Buzzer:
             self.hz = hz
         pwm.duty_u16(_HALF)
         self.on = True
-        self.due = drvtime.ticks_ms() + ms
+        self.due = drvtime.ticks_add(drvtime.ticks_ms(), ms)
 
     def step(self):
         """Start a waiting tick, or silence a tone whose time is up (called from the loop

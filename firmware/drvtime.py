@@ -1,18 +1,33 @@
 # The drivers' notion of time: monotonic() and sleep() as adafruit_pn532 / bus_device /
-# ssd1306 use them, plus ticks_ms()/ticks_diff() for our own timeouts.
+# ssd1306 use them, plus ticks_ms()/ticks_diff()/ticks_add() for our own timeouts.
 #
 # MicroPython has no time.monotonic, so drivers.install() rebinds the `time` global of the
 # driver modules to this module (the driver files stay unchanged). On a Pico the source is
-# time.ticks_ms (unwrapped, so monotonic() never jumps back); on the host, use(clock)
-# switches everything to the simulated clock so driver timeouts run in simulated time.
-# monotonic() is a float of seconds since rebase(): single-precision floats on the rp2 keep
-# 1 ms resolution for ~4.6 h after a rebase, so the shoe reader rebases at each poll.
+# time.ticks_ms; on the host, use(clock) switches everything to the simulated clock so
+# driver timeouts run in simulated time. monotonic() is a float of seconds since rebase():
+# single-precision floats on the rp2 keep 1 ms resolution for ~4.6 h after a rebase, so the
+# shoe reader rebases at each poll.
+#
+# ticks_ms() wraps at 2**30 on every runtime, as MicroPython's does: on the rp2 a small int
+# ends there, and an addition past it allocates (a MemoryError in a hard interrupt, a heap
+# allocation on every pass in the loop). So ticks are only ever compared with ticks_diff()
+# or moved with ticks_add(), and every counter kept for the shoe's uptime (loop passes,
+# polls, events, bytes) goes up with count_up(), wrapping at the same bound.
 import time
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+TICKS_MAX = const(0x3FFFFFFF)       # the largest tick, the largest count: a small int
+_TICKS_HALF = const(0x20000000)
 
 _clock = None
 _base = 0
-_last = time.ticks_ms() if hasattr(time, "ticks_ms") else 0
-_acc = 0
 
 
 def use(clock):
@@ -22,22 +37,11 @@ def use(clock):
     rebase()
 
 
-def _now_ms():
-    global _last, _acc
-    t = time.ticks_ms()
-    _acc += time.ticks_diff(t, _last)
-    _last = t
-    return _acc
-
-
 def rebase():
     # Only monotonic()'s origin moves: ticks_ms() keeps counting (the buttons' debounce and
     # the controller's timers compare its values across the reader's rebases).
     global _base
-    if _clock is None:
-        _base = _now_ms() if hasattr(time, "ticks_ms") else 0
-    else:
-        _base = _clock.ticks_ms()
+    _base = ticks_ms()
 
 
 def monotonic():
@@ -45,7 +49,7 @@ def monotonic():
         return _clock.monotonic()
     if not hasattr(time, "ticks_ms"):           # CPython without a clock installed
         return time.monotonic()
-    return (_now_ms() - _base) / 1000
+    return ticks_diff(ticks_ms(), _base) / 1000
 
 
 def sleep(seconds):
@@ -57,14 +61,33 @@ def sleep(seconds):
 
 def ticks_ms():
     if _clock is not None:
-        return _clock.ticks_ms()
+        return _clock.ticks_ms() & TICKS_MAX
     if not hasattr(time, "ticks_ms"):
-        return int(time.monotonic() * 1000)
-    return _now_ms()
+        return int(time.monotonic() * 1000) & TICKS_MAX
+    return time.ticks_ms() & TICKS_MAX
 
 
-def ticks_diff(a, b):
-    return a - b
+if hasattr(time, "ticks_add") and time.ticks_add(TICKS_MAX, 1) == 0:
+    # MicroPython's own, in C, nothing allocated, where its period is ours (the rp2; the
+    # 64-bit unix port's ticks wrap much later: its ints are small up to 2**62)
+    ticks_diff = time.ticks_diff
+    ticks_add = time.ticks_add
+else:
+
+    def ticks_diff(a, b):
+        """a - b for ticks: negative when a is before b (within half the period)."""
+        return ((a - b + _TICKS_HALF) & TICKS_MAX) - _TICKS_HALF
+
+    def ticks_add(a, ms):
+        """The tick ms after a (ms below half the period, either sign)."""
+        return (a + ms) & TICKS_MAX
+
+
+def count_up(n, by=1):
+    """n + by for a counter kept for the shoe's uptime (0 <= by < 2**29): wraps at
+    TICKS_MAX without ever making an int past it (no allocation on the rp2)."""
+    room = TICKS_MAX - by
+    return n + by if n <= room else n - room - 1
 
 
 rebase()

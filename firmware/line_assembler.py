@@ -1,6 +1,8 @@
 # The serial line's bytes -> whole lines (the rules are in serial_lines.py and
 # docs/CONTROLLER.md). Its own small module: the simulated board's VM-side client
 # (boards/simdev/remote_io.py) feeds its bytes through it too.
+from drvtime import TICKS_MAX
+
 MAX_LINE = 80
 POLL_BYTES = 2 * MAX_LINE + 2
 REFUSED = "\x15"          # NAK: poll() returned a refused line; the reason follows
@@ -38,7 +40,8 @@ class LineAssembler:
             return STOP
         if b == 9:
             b = 32
-        self.length += 1
+        if self.length < TICKS_MAX:      # (a line with no end: counted up to a small int)
+            self.length += 1
         if (b < 32 or b > 126) and self.bad < 0:
             self.bad = b
             self.bad_at = self.length

@@ -194,6 +194,6 @@ class Link:
         if w is not None:
             w(int(seconds * 1000000))
             return
-        end = drvtime.ticks_ms() + int(seconds * 1000)
+        end = drvtime.ticks_add(drvtime.ticks_ms(), int(seconds * 1000))
         while irq.value() and drvtime.ticks_diff(end, drvtime.ticks_ms()) > 0:
             drvtime.sleep(0.0001)

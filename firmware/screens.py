@@ -13,6 +13,7 @@ except ImportError:  # CPython
 from array import array
 
 import views as V
+from drvtime import count_up
 
 BANKER_DISPLAY = 8
 _INTERRUPTED = const(-2)  # seat_displays: a card came between two pages
@@ -38,18 +39,18 @@ class Screens:
 
     def mark(self, i):
         self.dirty |= 1 << i
-        self.gen += 1
+        self.gen = count_up(self.gen)
 
     def mark_some(self, mask):
         """The displays of mask's bits may have changed."""
         self.dirty |= mask
-        self.gen += 1
+        self.gen = count_up(self.gen)
 
     def all_dirty(self):
         e = self.t.session.e
         n = min(e.seats, 8) if e is not None else 8
         self.dirty |= ((1 << n) - 1) | (1 << BANKER_DISPLAY)
-        self.gen += 1
+        self.gen = count_up(self.gen)
 
     def forget(self):
         """What the displays show is unknown (another mode drew on them): redraw all."""

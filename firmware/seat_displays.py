@@ -26,6 +26,7 @@ except ImportError:  # CPython
 import sys
 
 from adafruit_bus_device.i2c_device import I2CDevice
+from drvtime import count_up
 from font5x7 import ADVANCE, FONT
 
 if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
@@ -187,7 +188,7 @@ class SeatDisplays:
                 dev.write(self._init_cmds)
         except OSError:
             self.ok[i] = 0
-            self.failures += 1
+            self.failures = count_up(self.failures)
             return False
         self.ok[i] = 1
         self._dark[i] = 1
@@ -259,7 +260,7 @@ class SeatDisplays:
                     asked = self.last_bytes
                     if stop():
                         self._interrupt(i, p, run, old_hl, highlight)
-                        self.bytes_sent += self.last_bytes
+                        self.bytes_sent = count_up(self.bytes_sent, self.last_bytes)
                         return _INTERRUPTED
                 first = -1
                 last = -1
@@ -287,7 +288,7 @@ class SeatDisplays:
                             for k in range(o, o + cols):
                                 text[k] = _UNKNOWN
                             self._interrupt(i, p + 1, -1, old_hl, highlight)
-                            self.bytes_sent += self.last_bytes
+                            self.bytes_sent = count_up(self.bytes_sent, self.last_bytes)
                             return _INTERRUPTED
                 if full:
                     if run >= 0 and p - run >= run_pages:
@@ -305,10 +306,10 @@ class SeatDisplays:
                 self.last_bytes += 3
         except OSError:
             self.ok[i] = 0
-            self.failures += 1
+            self.failures = count_up(self.failures)
             self._mark(i, _UNKNOWN)
             return -1
-        self.bytes_sent += self.last_bytes
+        self.bytes_sent = count_up(self.bytes_sent, self.last_bytes)
         return self.last_pages
 
     def _interrupt(self, i, p, run, old_hl, highlight):

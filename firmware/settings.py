@@ -10,7 +10,7 @@
 #   gone_polls = 3            reader: detections a card may miss before it has left
 #   timeout_ms = 150          reader: response timeout
 #   uid_map = uidmap.txt      reader: UID -> card file for blank tags (optional)
-#   debounce_ms = 50          buttons: a press counts once it has lasted this long
+#   debounce_ms = 25          buttons: a press counts once it has lasted this long
 #   release_ms = 10           buttons: a release counts once it has lasted this long
 #   long_ms = 800             buttons: a press this long is a long press
 #   seat_displays = on        off: no seat OLEDs, the players' phones are the seat displays

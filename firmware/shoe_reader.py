@@ -165,9 +165,9 @@ class ShoeReader:
             self._q[(self._qh + self._qn) & 3] = ev
             self._qn += 1
         if isinstance(ev, int):
-            self.cards += 1
+            self.cards = drvtime.count_up(self.cards)
         else:
-            self.anomalies += 1
+            self.anomalies = drvtime.count_up(self.anomalies)
 
     def _pop(self):
         ev = self._q[self._qh]
@@ -239,15 +239,16 @@ class ShoeReader:
 
     def _failed(self):
         # a command got no ACK, a response was garbled or never came: redo the step
-        self.retries += 1
+        self.retries = drvtime.count_up(self.retries)
         if self.link.failed():
             self._anomaly(READER_SILENT, "the PN532 does not answer")
         self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
 
     def _looked(self):
         t = drvtime.ticks_ms()
-        if self._polled >= 0 and t - self._polled > self.max_gap_ms:
-            self.max_gap_ms = t - self._polled
+        gap = drvtime.ticks_diff(t, self._polled)
+        if self._polled >= 0 and gap > self.max_gap_ms:
+            self.max_gap_ms = gap
         self._polled = t
 
     def service(self):
@@ -265,7 +266,7 @@ class ShoeReader:
 
     def poll(self, hold=False):
         """The next event or None; `hold`: a card's release waits (its display goes first)."""
-        self.polls += 1
+        self.polls = drvtime.count_up(self.polls)
         self._looked()
         if self._qn:
             return self._pop()
@@ -303,7 +304,7 @@ class ShoeReader:
                     if not lk.answers():
                         self._failed()
             elif waited > self.timeout_ms:
-                self.timeouts += 1
+                self.timeouts = drvtime.count_up(self.timeouts)
                 self._failed()
             return
         n = lk.receive()
@@ -442,7 +443,7 @@ class ShoeReader:
         if end - o < 17 or r[o] & 0x3F:
             # timeout (tag left), CRC, ... : never use the data; detect again and retry
             self._tries[s] += 1
-            self.retries += 1
+            self.retries = drvtime.count_up(self.retries)
             if self._tries[s] > self.max_retries:
                 self._state[s] = _SUPPRESSED
                 self._anomaly(READ_FAILED, "tag %s could not be read (%d tries)"

@@ -99,7 +99,8 @@ class Web:
         self.up_deal = -1
         self.cut = []                      # [(seat, card name)] of the cut for the bank
         self.wrong = 0
-        self.locked_until = 0
+        self.locked_until = 0              # a tick, when `locked`
+        self.locked = False
         self.checked = 0                   # codes compared (right or wrong)
         self.open = 0
         self.held = 0                      # long polls waiting
@@ -148,11 +149,11 @@ class Web:
             self.seen[3] = m.kind
             self.seen[4] = ui.over
             self.seen[5] = ui.fatal
-            self.version += 1
+            self.version = drvtime.count_up(self.version)
         e = t.e
         if e is not self.session_e and t.nev == 0 and e is not None:
             self._new_codes()              # a new session: the old codes die
-            self.version += 1
+            self.version = drvtime.count_up(self.version)
         elif e is not self.session_e:
             self.session_e = e             # UNDO rebuilt the same session's engine
 
@@ -173,7 +174,7 @@ class Web:
             s = e.current_slot()
             if 0 < s < len(self.up_from):
                 self.up_from[s] = 255
-        self.version += 1
+        self.version = drvtime.count_up(self.version)
 
     # ---------------------------------------------------------------- answers
     def answer(self, seat):
@@ -291,14 +292,19 @@ class Web:
     def try_code(self, seat, code):
         """'ok' with the seat's token, or ('wait', seconds) / ('wrong', 0)."""
         now = drvtime.ticks_ms()
-        if now < self.locked_until:
-            return "wait", (self.locked_until - now + 999) // 1000
-        self.checked += 1
+        if self.locked:
+            wait = drvtime.ticks_diff(self.locked_until, now)
+            # (a wait longer than any lock: the lock ran out half a tick period ago)
+            if 0 < wait <= 1000 * LOCK_MAX_S:
+                return "wait", (wait + 999) // 1000
+            self.locked = False
+        self.checked = drvtime.count_up(self.checked)
         if 1 <= seat <= 8 and code == self.codes[seat]:
             return "ok", self.tokens[seat]
-        self.wrong += 1
+        self.wrong = drvtime.count_up(self.wrong)
         if self.wrong > FREE_WRONG:
-            self.locked_until = now + 1000 * lock_s(self.wrong)
+            self.locked = True
+            self.locked_until = drvtime.ticks_add(now, 1000 * lock_s(self.wrong))
         return "wrong", 0
 
     def token_ok(self, seat, token):
@@ -314,7 +320,7 @@ class Web:
         try:
             while self.version == after and waited < limit and not self.t.stop:
                 await _sleep_ms(_POLL_MS)
-                self.slices += 1
+                self.slices = drvtime.count_up(self.slices)
                 waited += _POLL_MS
         finally:
             self.held -= 1
@@ -330,7 +336,7 @@ class _Limited:
         self.left = _HEAD_MAX + _BODY_MAX
 
     def _take(self, data):
-        self.web.slices += 1
+        self.web.slices = drvtime.count_up(self.web.slices)
         self.left -= len(data)
         if self.left < 0:
             raise ValueError("request too large")
@@ -354,8 +360,8 @@ class _Writer:
         self.web = web
 
     async def awrite(self, data):
-        self.web.slices += 1
-        self.web.sent += len(data)
+        self.web.slices = drvtime.count_up(self.web.slices)
+        self.web.sent = drvtime.count_up(self.web.sent, len(data))
         await self.w.awrite(data)
 
     async def aclose(self):
@@ -372,7 +378,7 @@ def make_app(web):
     import web_pages as P
 
     def quiet(exc):
-        web.errors += 1                    # a malformed request: 400, nothing on the serial
+        web.errors = drvtime.count_up(web.errors)   # a malformed request: 400, nothing on serial
     M.print_exception = quiet
     Request.max_readline = _LINE_MAX
     Request.max_content_length = _BODY_MAX
@@ -381,11 +387,11 @@ def make_app(web):
     class TableServer(Microdot):
         async def handle_request(self, reader, writer):
             if web.open >= _MAX_OPEN:
-                web.refused += 1
+                web.refused = drvtime.count_up(web.refused)
                 await _close(writer)
                 return
             web.open += 1
-            web.requests += 1
+            web.requests = drvtime.count_up(web.requests)
             if web.open > web.most_open:
                 web.most_open = web.open
             try:
@@ -393,9 +399,9 @@ def make_app(web):
                     Microdot.handle_request(self, _Limited(reader, web), _Writer(writer, web)),
                     web.timeout_ms / 1000)
             except asyncio.TimeoutError:
-                web.timeouts += 1
+                web.timeouts = drvtime.count_up(web.timeouts)
             except Exception:  # noqa: BLE001 - a broken connection must not stop the table
-                web.errors += 1
+                web.errors = drvtime.count_up(web.errors)
             finally:
                 web.open -= 1
                 await _close(writer)
@@ -541,7 +547,7 @@ async def _table_loop(web):
     while not t.stop:
         busy = t.step()
         web.after_step()
-        web.steps += 1
+        web.steps = drvtime.count_up(web.steps)
         if not busy and simulated:
             drvtime.sleep(0.001)           # the simulated clock moves while idle
         s0 = web.slices
@@ -551,12 +557,12 @@ async def _table_loop(web):
         await _sleep_ms(0 if busy or simulated else 1)
         if ticks_us is not None:
             away = ticks_diff(ticks_us(), t0)
-            web.away_us += away
+            web.away_us = drvtime.count_up(web.away_us, away)
             if away > web.most_away_us:
                 web.most_away_us = away
             if away > 2000:
-                web.slow_turns += 1
-        n = web.slices - s0
+                web.slow_turns = drvtime.count_up(web.slow_turns)
+        n = (web.slices - s0) & drvtime.TICKS_MAX
         if n > web.most_slices:
             web.most_slices = n
 

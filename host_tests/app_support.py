@@ -242,13 +242,23 @@ class ButtonDriver(_driver_base()):
         return S.display_text(self.world.displays[8])[0][k]
 
     def _choose(self, t, item, after=()):
+        import simtable as S
         t = self._press(t, "OK", hold=self.LONG_HOLD)
         tries = [0]
+        shown = [None]              # the item shown before the last PLUS
         k = self.planned
 
         def look():
             now = self.world.clock.ms()
             line = self.banker_line(7)
+            if line == shown[0]:
+                # the PLUS moved nothing: a lost press, which the next PLUS would redo
+                self.retries += 1
+                if not self.retry:
+                    raise S.LostAction("a PLUS in the menu was lost (event %d %s): the "
+                                       "banker display still shows %r" % (k, self.events[k],
+                                                                          line))
+            shown[0] = line
             if line == "> " + item:
                 self.menu_choices.append((k, item))
                 t2 = self._press(now, "OK")

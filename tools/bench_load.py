@@ -28,7 +28,7 @@ def poll_gaps(seed, storm_ms):
     with tempfile.TemporaryDirectory() as tmp:
         flash = os.path.join(tmp, "flash")
         S.fresh_flash(flash, S.settings_text("table", 8))
-        d = S.Driver(head, events, seed=seed, deal_ms=333, dwell_ms=40)
+        d = S.Driver(head, events, seed=seed, deal_ms=333, dwell_ms=40, retry=True)
         r = R.CPython(flash, d)
         t = r.boot().table
         w = r.world

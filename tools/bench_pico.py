@@ -410,7 +410,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         set_files(run, {"settings.txt": S.settings_text("table", seats)})
         run = R.Pico(flash, firmware=firmware)
         p = run.boot().p
-        cards, nevents, heads, refusals = [], 0, [], []
+        cards, nevents, heads, refusals, retries = [], 0, [], [], 0
         flash0 = len(p.flash_ops)
         for k in range(sessions):
             head, events = S.script_session("table", seats, seed + k, deals=deals)
@@ -421,6 +421,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
             run.play(d)
             run.run(lambda r: d.done)
             refusals += d.errors
+            retries += d.retries                 # (0: the Driver stops at a lost action)
             cards += card_latencies(run, d, events)
             nevents += len(events)
             log("session %d: %d events, emulated %.1f s, wall %.0f s" % (
@@ -463,7 +464,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
             "programs": sum(o[2] for o in ops if o[0] == "p") // 256,
             "flash_ns": sum(o[3] for o in ops),
             "emulated_s": p.emulated_now(), "wall_s": time.monotonic() - t_wall,
-            "lines": run.lines, "refusals": refusals, "reads": reads,
+            "lines": run.lines, "refusals": refusals, "retries": retries, "reads": reads,
             "poll_gap_ms": heap.get("poll_gap_ms", -1), "serial_lps": serial,
             "xip_misses": p.xip_misses, "xip_stall_ns": p.xip_stall_ns,
         }
@@ -588,7 +589,7 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
                 "history_alone": alone,
                 "heap_peak": heap.get("peak", 0), "lowest_free": heap.get("lowest_free", 0),
                 "free_end": free, "block": block, "answers": run.web, "lines": run.lines,
-                "head": head, "events": events, "refusals": d.errors,
+                "head": head, "events": events, "refusals": d.errors, "retries": d.retries,
                 "emulated_s": p.emulated_now(), "wall_s": time.monotonic() - t_wall}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -44,7 +44,7 @@ from transcript import parse_event, strip  # noqa: E402
 
 BUTTONS = sim.BUTTONS
 HEAP = R.VM_HEAP          # the VM's heap (tools/runner.py)
-HOLD_MS = 120            # a click or a key is held at least this long (debounce is 50 ms)
+HOLD_MS = 120            # a click or a key is held at least this long (beyond debounce_ms)
 LONG_MS = 1000           # a long press (the firmware's long_ms is 800)
 AUTO_WAIT_MS = 400       # the dealer who deals by himself waits this long for a card
 DWELL_MS = 250           # a dealt card's tag stays this long in the reader's field

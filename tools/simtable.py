@@ -24,6 +24,7 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
 import autoplay  # noqa: E402
 import engine as E  # noqa: E402
 from boards import sim  # noqa: E402
+from boards.simdev.buttons import Finger  # noqa: E402
 from boards.simdev.deck import Deck  # noqa: E402
 from cards import card_name  # noqa: E402,F401 - (callers use S.card_name)
 from font5x7 import FONT  # noqa: E402
@@ -110,11 +111,23 @@ class TableStopped(RuntimeError):
     """The firmware never started the session (a bad settings file stops the table)."""
 
 
+class LostAction(RuntimeError):
+    """Nothing came of a scripted action (a card not read, a press lost) and the driver
+    may not do it again: a real table would have left the dealer waiting."""
+
+
+LOST_AFTER_MS = 1500        # an action not acknowledged by then was lost
+# the players' taps: real fingers (boards/simdev/buttons.Finger, with contact bounce), held
+# for as long as the firmware promises to take a tap (tools/bench_fingers.py) up to a
+# deliberate press
+HOLDS_MS = (40.0, 200.0)
+
+
 class Driver:
     """Plays `events` (transcript lines) on the simulated table."""
 
-    def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=70,
-                 log=None, deal_ms=0, dwell_ms=40, deck=None):
+    def __init__(self, head, events, seed=1, serial_share=0.25, think_ms=40, hold_ms=None,
+                 log=None, deal_ms=0, dwell_ms=40, deck=None, retry=False, gap_ms=70):
         self.head = head
         self.events = events
         self.rng = random.Random(seed)
@@ -123,7 +136,11 @@ class Driver:
         self.cards = deal_plan(head, events, self.deck)
         self.serial_share = serial_share
         self.think = think_ms
+        # every press a finger's: its hold drawn from HOLDS_MS (or `hold_ms` when given),
+        # bouncing as the contact closes and opens; `gap_ms` between two presses
+        self.finger = Finger(seed * 7 + 3, holds=HOLDS_MS)
         self.hold = hold_ms
+        self.gap = gap_ms
         self.log = log
         self.acked = -1             # unknown until "# resume #N" or "# new session: " (#0)
         self.planned = -1           # event index the current action is for
@@ -143,7 +160,11 @@ class Driver:
         self.ack_at = {}            # event index -> ms the firmware acknowledged it
         self._shadow = None
         self._shadow_n = -1
+        # a lost action is done again only when `retry` (the tests about lost cards);
+        # otherwise it stops the session with LostAction. Either way it is counted.
+        self.retry = retry
         self.retries = 0
+        self.stepped_at = 0         # when the last scripted step ran
         self.boot_ms = 1000
         self.booted_at = 0
         # a fast dealer: cards slide through the field every deal_ms (at the soonest) and
@@ -197,11 +218,16 @@ class Driver:
         return self.cards[k].tag
 
     def _press(self, t, name, hold=None):
+        """Button `name` pressed by a finger from t (held `hold` ms, else drawn); returns
+        when the next press may start."""
         i = B[name]
-        hold = hold or self.hold
-        self.steps.append((t, lambda: self.world.buttons[i].press()))
-        self.steps.append((t + hold, lambda: self.world.buttons[i].release()))
-        return t + hold + self.hold
+        edges = self.finger.edges(hold or self.hold)
+        for dt, level in edges:
+            if level:
+                self.steps.append((t + dt, lambda: self.world.buttons[i].release()))
+            else:
+                self.steps.append((t + dt, lambda: self.world.buttons[i].press()))
+        return t + edges[-1][0] + self.gap
 
     def _remove_tag(self):
         if self.in_field is not None:
@@ -272,6 +298,7 @@ class Driver:
         while self.steps and self.steps[0][0] <= now:
             _, fn = self.steps.pop(0)
             fn()
+            self.stepped_at = now
         while self.leaving and self.leaving[0][0] <= now:
             self.world.pn532.remove(self.leaving.pop(0)[1])
         if self.acked < 0:
@@ -290,8 +317,14 @@ class Driver:
             return
         if self.planned == self.acked:
             # nothing came of the action: a card that was not read, a lost press
-            if now - self.action_at > 1500:
+            # (counted from the action's last step: a menu walk takes its time)
+            if now - max(self.action_at, self.stepped_at) > LOST_AFTER_MS:
                 self.retries += 1
+                if not self.retry:
+                    raise LostAction("event %d (%s) was not taken within %d ms and the "
+                                     "driver does not redo actions; last lines:\n%s"
+                                     % (self.acked + 1, self.events[self.acked],
+                                        LOST_AFTER_MS, "\n".join(self.output[-12:])))
                 if self.retries > 20:
                     raise RuntimeError("the table does not take event %d (%s); last lines:\n%s"
                                        % (self.acked + 1, self.events[self.acked],

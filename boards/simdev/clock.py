@@ -2,6 +2,10 @@
 
 
 class Clock:
+    # ticks_ms() at ns 0: a shoe powered for days is a clock started near the wrap of
+    # MicroPython's ticks (2**30 ms); the firmware masks it (firmware/drvtime.py)
+    ticks_from_ms = 0
+
     def __init__(self):
         self.ns = 0
 
@@ -16,7 +20,7 @@ class Clock:
         return self.ns / 1000000000
 
     def ticks_ms(self):
-        return self.ns // 1000000
+        return self.ns // 1000000 + self.ticks_from_ms
 
     def ticks_us(self):
         return self.ns // 1000

@@ -31,6 +31,7 @@ def test_a_whole_classic_session_with_every_option_from_the_buttons_alone(tmp_pa
     run.run()
     assert driver.done and driver.acked == len(events)
     assert driver.errors == [], driver.errors[:5]
+    assert driver.retries == 0          # no press made again
     # every event came from the buttons or the reader: "* #N", never "ok #N"
     accepted = [ln for ln in driver.output if re.match(r"^(\*|ok) #\d+ ", ln)]
     assert len(accepted) == len(events)
@@ -256,6 +257,7 @@ def test_the_same_session_from_the_buttons_on_micropython(tmp_path):
     rc = vm.rc
     assert rc == 0, "\n".join(driver.output[-20:])
     assert driver.done and driver.acked == len(events) and driver.errors == []
+    assert driver.retries == 0
     accepted = [ln for ln in driver.output if re.match(r"^(\*|ok) #\d+ ", ln)]
     assert len(accepted) == len(events) and all(ln.startswith("* #") for ln in accepted)
     journal = os.path.join(flash, "journal.txt")

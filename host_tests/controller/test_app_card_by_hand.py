@@ -267,6 +267,7 @@ def test_a_whole_session_with_cards_by_hand_keeps_hidden_what_is_hidden(tmp_path
     run.run(max_ms=3_000_000)
     assert driver.done and driver.acked == len(events), driver.output[-8:]
     assert driver.errors == [], driver.errors[:5]
+    assert driver.retries == 0
     assert len(driver.entries) == len(by_hand)
     kinds = set((who == 0, up) for _, who, up, _ in driver.entries)
     assert kinds == {(True, False), (True, True), (False, False), (False, True)}, kinds
@@ -321,6 +322,7 @@ def test_cards_by_hand_on_micropython(tmp_path):
     rc = vm.rc
     assert rc == 0, "\n".join(driver.output[-20:])
     assert driver.done and driver.acked == len(events) and driver.errors == []
+    assert driver.retries == 0
     marked = [ln for ln in driver.output if ln.startswith("* #") and "by hand" in ln]
     assert len(marked) == len(by_hand) == len(driver.entries)
     # journal.txt and its tail (folded on a player's turn or a quiet table, not at once)

@@ -43,7 +43,7 @@ def _record(tmp_path_factory, raw):
     r = R.CPython(flash, d, raw_flash=region)
     r.boot()
     r.run()
-    assert d.done and d.errors == []
+    assert d.done and d.errors == [] and d.retries == 0
     return head, events, settings, snaps, journal_ledger(flash, region)
 
 
@@ -114,7 +114,7 @@ def test_power_cut_after_every_event_cpython(recorded, tmp_path):
         assert state == engine_state(S.shadow(head, events, k)), "state differs after cut %d" % k
         assert "# resume #%d" % k in out
         assert got["balances"] == led["balances"] and got["kitty"] == led["kitty"], k
-        assert d.errors == [], (k, d.errors)
+        assert d.errors == [] and d.retries == 0, (k, d.errors)
 
 
 def test_power_cut_after_every_event_raw_flash(recorded_raw, recorded, tmp_path):
@@ -128,7 +128,7 @@ def test_power_cut_after_every_event_raw_flash(recorded_raw, recorded, tmp_path)
         assert state == engine_state(S.shadow(head, events, k)), "state differs after cut %d" % k
         assert "# resume #%d" % k in out
         assert got["balances"] == led["balances"] and got["kitty"] == led["kitty"], k
-        assert d.errors == [], (k, d.errors)
+        assert d.errors == [] and d.retries == 0, (k, d.errors)
 
 
 def test_torn_line_after_every_third_event_cpython(recorded, tmp_path):
@@ -166,7 +166,7 @@ def test_power_cuts_on_micropython(tmp_path):
             assert rc == 0, d.output[-10:]
     assert resumed[0].startswith(S.NEW_SESSION)          # nothing to resume at the first boot
     assert resumed[1:] == ["# resume #%d" % c for c in cuts]
-    assert d.done and d.errors == []
+    assert d.done and d.errors == [] and d.retries == 0
     files = S.history_files(flash)
     assert len(files) == 1
     with open(files[0]) as f:

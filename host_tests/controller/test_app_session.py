@@ -34,6 +34,7 @@ def expected_ledger(head, events):
 def check_session(head, events, flash, driver, screens, runner):
     assert driver.done and driver.acked == len(events)
     assert driver.errors == []
+    assert driver.retries == 0          # no card dealt again, no press made again
     want, e = expected_ledger(head, events)
     files = S.history_files(flash)
     assert len(files) == 1 and not os.path.exists(os.path.join(flash, "journal.txt"))

@@ -59,7 +59,7 @@ def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
         return "timer"
     clock = [0]
     sb = SampledButtons(Buttons(pins, debounce_ms=50), make_timer,
-                        ticks=lambda: clock[0], diff=lambda a, b: a - b)
+                        ticks=lambda: clock[0])
     (period, sample), = timers
 
     def tick(t):
@@ -99,7 +99,7 @@ def test_a_press_across_a_stalled_flash_erase_still_counts():
     clock = [0]
     cbs = []
     sb = SampledButtons(Buttons(pins, debounce_ms=50), lambda p, cb: cbs.append(cb),
-                        ticks=lambda: clock[0], diff=lambda a, b: a - b)
+                        ticks=lambda: clock[0])
     sample = cbs[0]
 
     def at(ms, level):
@@ -125,7 +125,7 @@ def test_ctrl_c_landing_in_the_sampler_reaches_the_main_loop():
     def ticks():
         raise KeyboardInterrupt
     sb = SampledButtons(Buttons([Pin()]), lambda p, cb: cbs.append(cb),
-                        ticks=lambda: 0, diff=lambda a, b: a - b)
+                        ticks=lambda: 0)
     sb.ticks = ticks
     cbs[0](None)                       # swallowed by the callback...
     with pytest.raises(KeyboardInterrupt):
@@ -184,7 +184,7 @@ def sampled(n=8, edges=True, before=None):
     clock = [0]
     sb = SampledButtons(Buttons(lp.pins, debounce_ms=50, release_ms=20),
                         lambda p, cb: cbs.append(cb), ticks=lambda: clock[0],
-                        diff=lambda a, b: a - b, edges=lp.edges if edges else None)
+                        edges=lp.edges if edges else None)
 
     def sample(ms):
         clock[0] = ms

@@ -1,6 +1,6 @@
 """Buttons under abuse on the simulated board (docs/CONTROLLER.md, "Buttons under abuse"):
 two buttons at once, a button held through a card read, contacts that chatter for less
-and for more than the debounce time (50 ms)."""
+and for more than the debounce time (25 ms, debounce_ms)."""
 import pytest
 from app_support import Bench
 
@@ -97,7 +97,7 @@ def test_chatter_shorter_than_the_debounce_is_one_press(bench):
     bounce = [(0, 3), (1, 4), (0, 2), (1, 6), (0, 5), (1, 3)]      # 23 ms of bounces
     levels(bench, "PLUS", bounce + [(0, 90)] + bounce + [(1, 120)])
     assert "- 2 +" in bench.screen(1)[7]                    # exactly one press
-    # bounces alone (never 50 ms stable) are no press at all
+    # bounces alone (never 25 ms stable) are no press at all
     levels(bench, "PLUS", bounce * 3 + [(1, 120)])
     assert "- 2 +" in bench.screen(1)[7]
 

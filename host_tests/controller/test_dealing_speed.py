@@ -104,7 +104,10 @@ def test_the_next_card_enters_while_the_last_is_still_leaving(tmp_path):
     states = hidden_states(head, events)
     assert check_serial(driver.seen, states) == []
     cards = [k for k, line in enumerate(events) if line.startswith("card")]
-    assert max(driver.ack_at[k] - driver.put_at[k] for k in cards) < DWELL_MS
+    # every card read while in the field (an unread one is "! reader unread": errors is
+    # empty); its line follows its display, said within 45 ms of its entry (at worst 40.6
+    # with the players' bouncing fingers of issue 39, 10% room)
+    assert max(driver.ack_at[k] - driver.put_at[k] for k in cards) < 45
     overlaps = sum(1 for a, b in zip(cards, cards[1:])
                    if driver.put_at[b] < driver.put_at[a] + DWELL_MS)
     assert overlaps > 40                            # the deal rounds really overlapped
@@ -121,7 +124,7 @@ def test_a_card_dealt_too_fast_is_reported_not_guessed(tmp_path):
     head, events = S.script_session("table", 4, 1)
     flash = str(tmp_path / "flash")
     S.fresh_flash(flash, S.settings_text("table", 4))
-    driver = S.Driver(head, events, seed=1, deal_ms=333, dwell_ms=4)
+    driver = S.Driver(head, events, seed=1, deal_ms=333, dwell_ms=4, retry=True)
     runner = R.CPython(flash, driver)
     runner.boot()
     with pytest.raises(RuntimeError, match="does not take event 1"):

@@ -70,8 +70,7 @@ def sampled(t):
     """The Pico's buttons: sampled by a timer (here one that never fires), so a display's
     pages need not wait for the loop's passes to poll them."""
     from buttons import SampledButtons
-    t.btn = SampledButtons(t.btn, lambda period_ms, cb: None, ticks=lambda: 0,
-                           diff=lambda a, b: a - b)
+    t.btn = SampledButtons(t.btn, lambda period_ms, cb: None, ticks=lambda: 0)
     return t.btn
 
 

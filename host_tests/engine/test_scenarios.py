@@ -9,7 +9,9 @@ Each scenario has
 Checks per scenario: exit 0 and valid JSON; golden byte for byte; expectations subset;
 the MicroPython unix port prints the same bytes; `# checks:` IDs exist in docs/RULES.md.
 The `classic` options' and Shoot Pontoon's scenarios (scenarios/classic_options/, shoot/;
-their expectations are test_options.py's) are held to their goldens on both runtimes too.
+their expectations are test_options.py's) are held to their goldens on both runtimes too:
+every folder is, but the refused input's (bad/, bad_options/: exit 2 and the same one
+line on stderr on both runtimes), and a new folder is checked as soon as it exists.
 Plus: rule coverage over all scenarios, and exit 2 for unreadable / unparsable input, a
 header out of its range named with that range on both runtimes.
 """
@@ -56,10 +58,17 @@ def scenario_files():
 
 SCENARIOS = scenario_files()
 IDS = [os.path.relpath(p, SCEN) for p in SCENARIOS]
-OPTION_DIRS = ("classic_options", "shoot")
+# the folders of input the replayer must refuse (exit 2, one line on stderr), by pattern;
+# every other folder holds scenarios, each held to its full golden on both runtimes
+REFUSED = {"bad": "*.txt", "bad_options": "*.bad"}
+GOLDEN_DIRS = sorted(d for d in os.listdir(SCEN)
+                     if os.path.isdir(os.path.join(SCEN, d)) and d not in REFUSED)
+OPTION_DIRS = tuple(d for d in GOLDEN_DIRS if d not in PRESETS)   # classic_options, shoot
 GOLDEN = SCENARIOS + [p for d in OPTION_DIRS
                       for p in sorted(glob.glob(os.path.join(SCEN, d, "*.txt")))]
 GOLDEN_IDS = [os.path.relpath(p, SCEN) for p in GOLDEN]
+REFUSED_FILES = [p for d, pattern in sorted(REFUSED.items())
+                 for p in sorted(glob.glob(os.path.join(SCEN, d, pattern)))]
 
 
 def run_cpython(path):
@@ -177,7 +186,7 @@ def test_replay_runs(path):
 @pytest.mark.parametrize("path", GOLDEN, ids=GOLDEN_IDS)
 def test_golden(path):
     golden = path + ".json"
-    assert os.path.exists(golden), "no golden %s: run host_tests/regen_golden.py" % golden
+    assert os.path.exists(golden), "no golden %s: see host_tests/regen_golden.py" % golden
     with open(golden, "rb") as f:
         want = f.read()
     got = replay(path).stdout
@@ -207,6 +216,34 @@ def test_micropython_same_bytes(path, micropython):
     assert r.returncode == 0, "micropython exit %d: %s" % (
         r.returncode, r.stderr.decode(errors="replace"))
     assert r.stdout == replay(path).stdout, "MicroPython output differs from CPython"
+
+
+def test_every_scenario_folder_is_held_to_its_goldens_on_both_runtimes():
+    # a new folder is a scenario folder (below: golden, .expect.json, both runtimes)
+    # unless it is named in REFUSED
+    assert set(OPTION_DIRS) >= {"classic_options", "shoot"}
+    for d in GOLDEN_DIRS:
+        texts = sorted(glob.glob(os.path.join(SCEN, d, "*.txt")))
+        assert texts, "%s holds no scenario" % d
+        assert set(texts) <= set(GOLDEN), d
+        for p in texts:
+            assert os.path.exists(p + ".json"), "no golden for %s" % p
+            assert os.path.exists(p[:-4] + ".expect.json"), "no expectations for %s" % p
+        others = [n for n in os.listdir(os.path.join(SCEN, d))
+                  if not n.endswith((".txt", ".txt.json", ".expect.json", ".md"))]
+        assert others == [], (d, others)
+    for d, pattern in REFUSED.items():
+        assert glob.glob(os.path.join(SCEN, d, pattern)), d
+
+
+@pytest.mark.parametrize("path", REFUSED_FILES,
+                         ids=[os.path.relpath(p, SCEN) for p in REFUSED_FILES])
+def test_refused_input_is_refused_alike_on_both_runtimes(path, micropython):
+    cpython = run_cpython(path)
+    vm = micropython([REPLAY, path], heapsize="256k", micropypath=FIRMWARE + ":" + ROOT)
+    assert cpython.returncode == 2 and cpython.stdout == b"", cpython
+    assert len(cpython.stderr.decode().strip().splitlines()) == 1, cpython.stderr
+    assert (vm.returncode, vm.stdout, vm.stderr) == (2, b"", cpython.stderr)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=IDS)

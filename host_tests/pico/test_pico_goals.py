@@ -91,8 +91,10 @@ def test_the_journal_costs_no_erase_while_a_session_is_played(measured):
 
 def test_the_scripted_sessions_were_played_to_their_end(measured):
     # every scripted event acknowledged, and no refusal on the way: a press lost inside a
-    # journal fold showed here as "! nothing to confirm" (the players then repeat it)
+    # journal fold showed here as "! nothing to confirm" (a lost action now stops the
+    # players: simtable.LostAction)
     assert measured["refusals"] == [], measured["refusals"]
+    assert measured["retries"] == 0          # no card dealt again, no press made again
     lines = measured["lines"]
     assert sum(1 for x in lines if x.startswith("# session over")) == SESSIONS
     assert not any(x.startswith("Traceback") for x in lines)

@@ -280,11 +280,12 @@ def test_device_unittest_module(deployed, tmp_path):
 DWELL_MS = 40
 
 
-def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None):
+def _fast_deal(deployed, tmp_path, events, deal_ms, think_ms=40, head=None, retry=False):
     """simtable's players on the Pico with a fast dealer: a card slides through the field
-    every deal_ms at the soonest and stays DWELL_MS whether or not it was read."""
+    every deal_ms at the soonest and stays DWELL_MS whether or not it was read (dealt
+    again, counted, only when `retry`)."""
     driver = S.Driver(head, events, seed=SEED, hold_ms=T.HOLD_MS, deal_ms=deal_ms,
-                      dwell_ms=DWELL_MS, think_ms=think_ms)
+                      dwell_ms=DWELL_MS, think_ms=think_ms, retry=retry)
     pico = boot_copy(deployed, tmp_path)
     try:
         got, err = T.played_session(pico, driver, wall_timeout=WALL)
@@ -323,7 +324,7 @@ def fast_deals(settled, tmp_path_factory):
         head, events = S.script_session("table", SEATS, seed)
         events = events[:80]
         driver, got = _fast_deal(settled, tmp_path_factory.mktemp("fast%d" % seed), events,
-                                 deal_ms=35, think_ms=0, head=head)
+                                 deal_ms=35, think_ms=0, head=head, retry=True)
         out[seed] = (head, events, driver, got)
     return out
 
@@ -361,3 +362,38 @@ def test_the_next_card_enters_while_the_last_leaves_on_the_pico(fast_deals):
 def test_no_card_dealt_again_at_35_ms_apart(fast_deals):
     # three sessions: one alone would pass or fail with where the code lies in flash
     assert [d.retries for _, _, d, _ in fast_deals.values()] == [0] * len(FAST_SEEDS)
+
+
+# A Pico powered for 12.4 days: its timer starts WRAP_IN_MS before MicroPython's ticks_ms
+# wraps (2**30 ms), so the wrap comes in the middle of a short session played with the
+# buttons (every press but a line's: serial_share 0); each press must reach the table
+# (issue 39: the button sampler's hard interrupt once did arithmetic past a small int)
+WRAP_IN_MS = 6000
+
+
+def test_every_press_reaches_the_table_across_the_wrap_of_ticks_ms(settled, tmp_path):
+    head, events = S.script_session("table", SEATS, SEED)
+    events = events[:60]
+    path = str(tmp_path / "flash.bin")
+    shutil.copyfile(settled["flash"], path)
+    pico = Pico(path, firmware=settled["firmware"], timer_from_ms=2 ** 30 - WRAP_IN_MS)
+    pico.boot()
+    driver = S.Driver(head, events, seed=SEED, hold_ms=T.HOLD_MS, serial_share=0.0)
+    presses = []
+    press = driver._press
+
+    def counted(t, name, hold=None):
+        presses.append(t)
+        return press(t, name, hold)
+    driver._press = counted
+    try:
+        got, err = T.played_session(pico, driver, wall_timeout=WALL)
+        ticks, err2 = pico.exec_raw("import time\nprint(time.ticks_ms())")
+    finally:
+        pico.close()
+    assert err == "" and err2 == "", (err, err2)
+    assert driver.done and driver.errors == [] and driver.retries == 0, driver.errors
+    assert got == head + events
+    assert int(ticks) < 2 ** 20                          # the Pico's ticks_ms wrapped
+    assert sum(1 for t in presses if t < WRAP_IN_MS) >= 5, presses
+    assert sum(1 for t in presses if t > WRAP_IN_MS) >= 5, presses

@@ -21,5 +21,5 @@ def test_make_vpico_plays_a_short_session_to_its_end(tmp_path):
     assert out.startswith("vpico: a fresh Pico (the shoe's UF2, "
                           "build/uf2/pontoon-shoe-RPI_PICO.uf2), settings.txt: table, 2 seats\n")
     assert re.search(r"vpico: \d+ events, 8 deals; the Pico's hand history", out), out[-2000:]
-    assert "refusals 0; ledger equal to the scripted session's" in out
+    assert "refusals 0; actions redone 0; ledger equal to the scripted session's" in out
     assert (tmp_path / "session.txt").read_text().strip()

@@ -28,6 +28,7 @@ BENCH = {
                   "--strategy", "basic", "--seed", "1", "--packs", "8"],
     "tools/bench_reader.py": ["tools/bench_reader.py", "--arrivals", "20"],
     "tools/bench_load.py": ["tools/bench_load.py", "--lines", "20"],
+    "tools/bench_fingers.py": "host_tests/controller/test_fingers.py",
     "tools/dealer.py --sessions 100": "host_tests/controller/test_dealer_soak.py",
     "tools/dealer.py --pico --sessions 3": "host_tests/pico/test_vpico_deck.py",
     "tools/bench_pico.py": "host_tests/pico/test_pico_goals.py",

@@ -271,7 +271,7 @@ def test_bad_big_slow_and_many_requests_neither_stop_nor_slow_the_table(tmp_path
         th.join(120)
     assert rc == 0, wt.tail()
     d = wt.driver
-    assert d.done and d.acked == len(wt.events) and d.errors == []
+    assert d.done and d.acked == len(wt.events) and d.errors == [] and d.retries == 0
     files = S.history_files(wt.flash)
     led = S.ledger(files[0])
     e = S.shadow(wt.head, wt.events, len(wt.events))
@@ -580,7 +580,7 @@ def test_phones_as_seat_displays(tmp_path):
                 assert line == ("Banker pays you %d" % net if net > 0 else
                                 "Pay banker %d" % -net)
         rc = wt.run_to_end()
-    assert rc == 0 and wt.driver.done and wt.driver.errors == []
+    assert rc == 0 and wt.driver.done and wt.driver.errors == [] and wt.driver.retries == 0
     # only the boot's initialisation (which clears any panel that answers; on a table
     # without seat displays none does) ever reaches a seat display
     assert all(len(wt.writes[i]) <= 1 for i in range(8)), {i: len(wt.writes[i])

@@ -140,8 +140,11 @@ class Pico:
     """One virtual Pico and its board. See the module docstring."""
 
     def __init__(self, flash, world=None, on_serial=None, on_flash=None, on_i2c=None,
-                 firmware=None, board="RPI_PICO", xip_cache=True):
+                 firmware=None, board="RPI_PICO", xip_cache=True, timer_from_ms=0):
         self.flash = flash
+        # the RP2040 timer at power-on, in ms (0: as a Pico just plugged in): a Pico up for
+        # days, near the wrap of MicroPython's ticks_ms (2**30 ms)
+        self.timer_from_ms = timer_from_ms
         self.firmware = firmware or default_firmware()   # FROZEN, STOCK or a UF2 path
         self.board = board
         self.xip_cache = xip_cache        # charge XIP cache misses (tools/vpico/vpico.js)
@@ -189,6 +192,8 @@ class Pico:
         cmd = ["node", os.path.join(HERE, "vpico.js"), "--bootrom",
                os.path.join(fw, BOOTROM_NAME), "--flash", self.flash,
                "--xip-cache", "on" if self.xip_cache else "off", "--buzzer", str(BUZZER_PIN)]
+        if self.timer_from_ms:
+            cmd += ["--timer-us", str(int(self.timer_from_ms) * 1000)]
         if not os.path.exists(self.flash):
             cmd += ["--uf2", uf2_for(self.firmware, self.board)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -176,8 +176,8 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
     for seat, bal in ledger["balances"].items():
         print("  seat %s  %+d%s" % (seat, bal, "  WINNER" if int(seat) in ledger["winners"]
                                     else ""))
-    print("  refusals %d; ledger %s the scripted session's" % (
-        len(driver.errors), "equal to" if same else "DIFFERENT from"))
+    print("  refusals %d; actions redone %d; ledger %s the scripted session's" % (
+        len(driver.errors), driver.retries, "equal to" if same else "DIFFERENT from"))
     print("heap (gc.mem_free on the Pico):")
     print("  at the fresh prompt            %d%s" % (
         free_fresh, "" if pico.firmware == "stock" else " (the table stopped, still loaded)"))

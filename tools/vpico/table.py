@@ -88,7 +88,7 @@ def fresh_pico(flash, settings=None, firmware=None, board="RPI_PICO"):
 
 
 # A press the Pico sees: its loop pass (reader poll, buttons, serial, one display) takes
-# 4-75 ms of the rp2's own CPU and bus time, and a level must be stable for 50 ms
+# 4-75 ms of the rp2's own CPU and bus time, and a level must be stable for debounce_ms
 # (debounce) between two passes, so simtable's 70 ms presses (tuned on the unix VM, where
 # the CPU costs no simulated time) are sometimes missed. People press for 100-200 ms.
 HOLD_MS = 150

@@ -4,7 +4,10 @@
 // per message; the emulated clock stands still while this process waits for an answer.
 //
 //   node vpico.js --bootrom ROM --flash FILE [--uf2 UF2] [--xip-cache on|off] [--buzzer GPIO]
+//                 [--timer-us US]
 //     FILE is created from UF2 when missing (else the Pico boots from the flash as it was).
+//     --timer-us: the RP2040 timer's microsecond count at power-on (default 0): a Pico
+//     powered for days (MicroPython's ticks_ms wraps at 2**30 ms, 12.4 days).
 //     --xip-cache off: every flash read costs one cycle, as in plain rp2040js (default on:
 //     the XIP cache model below charges each miss). --buzzer: the GPIO of the piezo
 //     (boards/pico.py BUZZER), whose PWM slice's tone is reported.
@@ -104,6 +107,8 @@ function parseArgs(argv) {
   if (!a.bootrom || !a.flash) die('usage: vpico.js --bootrom ROM --flash FILE [--uf2 UF2]');
   if (a['xip-cache'] === undefined) a['xip-cache'] = 'on';
   if (a['xip-cache'] !== 'on' && a['xip-cache'] !== 'off') die('--xip-cache takes on or off');
+  a['timer-us'] = Number(a['timer-us'] || 0);
+  if (!(a['timer-us'] >= 0 && a['timer-us'] < 2 ** 52)) die('--timer-us takes a count of us');
   return a;
 }
 
@@ -165,6 +170,36 @@ function ask(line) {
   return readLine();
 }
 
+// --- the timer's count at power-on (--timer-us): rp2040js counts it from the emulated
+// clock's 0; its reads (TIMEHR/TIMELR latched, TIMERAWH/TIMERAWL) and its alarms (ALARM0-3,
+// the low 32 bits of a target time) are made to count from `fromUs` instead
+function presetTimer(timer, fromUs) {
+  if (!fromUs) return;
+  const read = timer.readUint32.bind(timer);
+  const write = timer.writeUint32.bind(timer);
+  const now = () => timer.clock.nanos / 1000 + fromUs;
+  timer.readUint32 = (offset) => {
+    const time = now();
+    switch (offset) {
+      case 0x08: return timer.latchedTimeHigh;                           // TIMEHR
+      case 0x0c: timer.latchedTimeHigh = Math.floor(time / 2 ** 32); return time >>> 0;
+      case 0x24: return Math.floor(time / 2 ** 32);                     // TIMERAWH
+      case 0x28: return time >>> 0;                                      // TIMERAWL
+    }
+    return read(offset);
+  };
+  timer.writeUint32 = (offset, value) => {
+    if (offset >= 0x10 && offset <= 0x1c) {                             // ALARM0..3
+      const alarm = timer.alarms[(offset - 0x10) / 4];
+      alarm.armed = true;
+      alarm.targetMicros = value;
+      alarm.clockAlarm.schedule(((value - now()) >>> 0) * 1000);
+      return;
+    }
+    write(offset, value);
+  };
+}
+
 // --- the chip
 const args = parseArgs(process.argv.slice(2));
 const mcu = new RP2040();
@@ -173,6 +208,7 @@ mcu.logger = {
   debug() {}, info() {}, warn() {},
   error(component, message) { fs.writeSync(2, 'vpico: ' + component + ': ' + message + '\n'); },
 };
+presetTimer(mcu.peripherals[0x40054], args['timer-us']);
 mcu.loadBootrom(new Uint32Array(fs.readFileSync(args.bootrom).buffer.slice(0)));
 
 let flashFd;
