@@ -49,6 +49,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/dealer.py --pico --sessions 3
 	$(PY) tools/bench_pico.py
 	$(PY) tools/bench_pico.py --only frozen --flash-times max
+	$(PY) tools/bench_torn.py
 	$(PY) tools/card_timeline.py
 	$(PY) tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png
 

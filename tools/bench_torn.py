@@ -100,10 +100,10 @@ def torn_session(flash, firmware, seed, cuts, seats=3, events_max=0, wall_timeou
             run.run(until=lambda r: driver.acked >= min(target, len(events)) or driver.done)
             if driver.done:
                 break
-            # every other cut tears the next erase (littlefs erases a block every few events;
-            # the raw tail only when a session is kept), the others any of the next few
-            # operations
-            kind = "e" if c % 2 else ""
+            # on littlefs every other cut tears the next erase (a block every few events; the
+            # raw tail erases only when a session is kept: the end's cut), the others any of
+            # the next few operations
+            kind = "e" if c % 2 and firmware == "stock" else ""
             pico.power_cut_in_op(1 if kind else rng.randint(*OPS_AHEAD), rng.random(),
                                  seed * 1000 + c, kind)
             run.run(until=lambda r: pico.proc is None or driver.done or

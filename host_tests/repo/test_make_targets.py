@@ -35,6 +35,7 @@ BENCH = {
     "tools/dealer.py --pico --sessions 3": "host_tests/pico/test_vpico_deck.py",
     "tools/bench_pico.py": "host_tests/pico/test_pico_goals.py",
     "tools/bench_pico.py --only frozen --flash-times max": "host_tests/pico/test_pico_flash_max.py",
+    "tools/bench_torn.py": "host_tests/pico/test_vpico_torn.py",
     "tools/card_timeline.py": "host_tests/pico/test_card_timeline.py",
     "tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png":
         "host_tests/pico/test_card_timeline.py",
