@@ -38,6 +38,7 @@ from controls import Controls
 from housekeeping import Housekeeping, collect, heap_line
 from narrator import Narrator
 from screens import BANKER_DISPLAY, Screens
+from serial_out import SerialOut
 from session import Session
 from transcript import event_text
 
@@ -84,14 +85,19 @@ class Table:
         self.msg_at = 0
         flash = board.journal_flash() if hasattr(board, "journal_flash") else None
         self.session = Session(root, flash=flash)
-        self.narrator = Narrator(out or sys.stdout, self.session, self.ui)
+        self.out = SerialOut(out or sys.stdout)    # never waits for the host (serial_out.py)
+        self.narrator = Narrator(self.out, self.session, self.ui)
         self.say = self.session.say = self.narrator.say   # one bound method, made once
+        self.out.where = self._where
         self.screens = Screens(self)
         self.house = Housekeeping(self.session)
         self.controls = Controls(self)
         self.console = Console(self)
         self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
         self.collect_first = False       # a collection before a finished session's keeping
+
+    def _where(self):
+        return "; at #%d" % self.session.nev
 
     # what the web part and the host's tools read
     @property
@@ -400,6 +406,9 @@ class Table:
         bz = self.buzzer                 # a card's tick once its display went out; a
         if bz is not None and bz.on and now >= bz.due:     # tone's end (buzzer.py)
             bz.step()
+        o = self.out
+        if o.n or o.dropped:             # lines the host has not taken yet
+            o.pump()
         self.loops += 1
         return busy
 

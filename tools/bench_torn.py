@@ -117,7 +117,7 @@ def torn_session(flash, firmware, seed, cuts, seats=3, events_max=0, wall_timeou
         if end_cut and pico.proc is not None:
             # the session's end: the last event, then the finished session kept (the fold,
             # the rename into history/ or the raw region's erase)
-            pico.power_cut_in_op(rng.randint(1, 3), rng.random(), seed * 1000 + cuts)
+            pico.power_cut_in_op(1, rng.random(), seed * 1000 + cuts, "e")
             pico.run_for(5.0)
             if pico.proc is None and not cut_and_resume(run, pico, driver, rep, bad,
                                                         cuts + 1):

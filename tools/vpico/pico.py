@@ -496,6 +496,11 @@ class Pico:
         for i in range(0, len(data), 2048):
             self._send("in " + data[i:i + 2048].hex())
 
+    def host_reads(self, on):
+        """The host, its port kept open, stops (False) or starts again (True) reading the
+        Pico's USB serial output: while it does not, the Pico's transfers wait (vpico.js)."""
+        self._send("host-read %d" % (1 if on else 0))
+
     def read(self):
         """CDC output gathered so far (and forget it)."""
         data = bytes(self.out)

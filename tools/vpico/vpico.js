@@ -16,7 +16,8 @@
 //   IRQ line now, and when it falls next, -1 = not scheduled) | cut NS SEED (the power
 //   goes at emulated NS: an erase or program in flight then is left torn) | cut-op K FRAC
 //   SEED [e|p] (the power goes FRAC of the way through the K-th flash erase or program from
-//   now, K >= 1; e / p: counting erases / programs only) | cut-off (no cut armed) | quit
+//   now, K >= 1; e / p: counting erases / programs only) | cut-off (no cut armed) |
+//   host-read 0|1 (the host, its port open, stops / starts reading the CDC data) | quit
 // Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | t HZ NS (the
 //   buzzer's tone from NS on; 0: silent) | f e|p OFFS
 //   COUNT NS AT (a flash erase/program, its emulated cost, when it started) | d NS IDLE_NS
@@ -373,7 +374,34 @@ function flashOp() {
 const cdc = new USBCDC(mcu.usbCtrl);
 const hostBytes = [];
 let pendingRead = -1;
-cdc.onSerialData = (buf) => send('o ' + Buffer.from(buf).toString('hex'));
+// A host that keeps the port open (DTR set) but does not read: it sends no IN token, so
+// the Pico's IN transfer in flight never completes (its buffer is not handed back: the
+// completion is held) and the data stays with the Pico until the host reads again; the
+// firmware's CDC transmit buffer fills behind it (MicroPython then waits in its write).
+let hostReading = true;
+const heldData = [];
+let heldDone = false;
+const indicate = mcu.usbCtrl.indicateBufferReady.bind(mcu.usbCtrl);
+mcu.usbCtrl.indicateBufferReady = (endpoint, out) => {
+  if (!out && !hostReading && endpoint === cdc.inEndpoint && endpoint > 0) {
+    heldDone = true;
+    return;
+  }
+  indicate(endpoint, out);
+};
+function hostRead(on) {
+  hostReading = on;
+  if (!on) return;
+  for (const buf of heldData.splice(0)) send('o ' + Buffer.from(buf).toString('hex'));
+  if (heldDone) {
+    heldDone = false;
+    indicate(cdc.inEndpoint, false);
+  }
+}
+cdc.onSerialData = (buf) => {
+  if (!hostReading) heldData.push(Buffer.from(buf));
+  else send('o ' + Buffer.from(buf).toString('hex'));
+};
 mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
   if (endpoint !== cdc.outEndpoint) return;
   pendingRead = size;
@@ -553,6 +581,9 @@ for (;;) {
       cutFrac = parseFloat(parts[2]);
       cutRng = (parseInt(parts[3], 10) * 2654435761 + 1) >>> 0 || 1;
       cutKind = parts[4] || '';
+      break;
+    case 'host-read':
+      hostRead(parts[1] === '1');
       break;
     case 'cut-off':
       cutAt = -1;
