@@ -85,19 +85,15 @@ class Table:
         self.msg_at = 0
         flash = board.journal_flash() if hasattr(board, "journal_flash") else None
         self.session = Session(root, flash=flash)
-        self.out = SerialOut(out or sys.stdout)    # never waits for the host (serial_out.py)
+        self.out = SerialOut(out or sys.stdout, self.session)   # never waits for the host
         self.narrator = Narrator(self.out, self.session, self.ui)
         self.say = self.session.say = self.narrator.say   # one bound method, made once
-        self.out.where = self._where
         self.screens = Screens(self)
         self.house = Housekeeping(self.session)
         self.controls = Controls(self)
         self.console = Console(self)
         self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
         self.collect_first = False       # a collection before a finished session's keeping
-
-    def _where(self):
-        return "; at #%d" % self.session.nev
 
     # what the web part and the host's tools read
     @property
@@ -406,9 +402,7 @@ class Table:
         bz = self.buzzer                 # a card's tick once its display went out; a
         if bz is not None and bz.on and now >= bz.due:     # tone's end (buzzer.py)
             bz.step()
-        o = self.out
-        if o.n or o.dropped:             # lines the host has not taken yet
-            o.pump()
+        self.out.pump()                  # lines the host has not taken yet, if any
         self.loops += 1
         return busy
 

@@ -33,7 +33,7 @@ class SerialOut:
     writable() itself (the simulated USB port, boards/simdev/serial.py); sys.stdout is
     polled with select; anything else is taken to take everything."""
 
-    def __init__(self, stream=None):
+    def __init__(self, stream=None, session=None):
         s = stream or sys.stdout
         self.s = s
         self.raw = getattr(s, "buffer", None)     # bytes out: a partial write is counted
@@ -42,7 +42,7 @@ class SerialOut:
         self.n = 0
         self.dropped = 0                  # lines dropped since the queue was last empty
         self.lost = 0                     # lines dropped since boot
-        self.where = None                 # callable: where the table is, for the marker
+        self.session = session            # its event count goes in the marker
         self.poll = None
         self.ask = getattr(s, "writable", None)
         if self.ask is None and select is not None and s is sys.stdout:
@@ -108,6 +108,8 @@ class SerialOut:
 
     def pump(self):
         """Hand queued bytes on while the port takes them (a pass of the loop's worth)."""
+        if not (self.n or self.dropped):
+            return
         if self.raw is None:              # a text stream: the whole queue at once
             if self.n and self.writable():
                 h, n = self.head, self.n
@@ -126,5 +128,6 @@ class SerialOut:
             self.n -= k
         if not self.n and self.dropped and self.writable():
             n, self.dropped = self.dropped, 0
+            s = self.session
             self._put("# serial: %d lines dropped while the host was not reading%s\n"
-                      % (n, self.where() if self.where is not None else ""))
+                      % (n, "; at #%d" % s.nev if s is not None else ""))
