@@ -42,11 +42,15 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/odds.py --packs 8 --dealer casino
 	$(PY) tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic --seed 1 --packs 8
 	$(PY) tools/bench_reader.py
+	$(PY) tools/bench_field_edge.py
+	$(PY) tools/bench_field_edge.py --pico --sessions 1 --seats 3 --events 80
 	$(PY) tools/bench_load.py
 	$(PY) tools/bench_fingers.py
 	$(PY) tools/dealer.py --sessions 100
 	$(PY) tools/dealer.py --pico --sessions 3
 	$(PY) tools/bench_pico.py
+	$(PY) tools/bench_pico.py --only frozen --flash-times max
+	$(PY) tools/bench_torn.py
 	$(PY) tools/card_timeline.py
 	$(PY) tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png
 

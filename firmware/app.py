@@ -38,6 +38,7 @@ from controls import Controls
 from housekeeping import Housekeeping, collect, heap_line
 from narrator import Narrator
 from screens import BANKER_DISPLAY, Screens
+from serial_out import SerialOut
 from session import Session
 from transcript import event_text
 
@@ -84,7 +85,8 @@ class Table:
         self.msg_at = 0
         flash = board.journal_flash() if hasattr(board, "journal_flash") else None
         self.session = Session(root, flash=flash)
-        self.narrator = Narrator(out or sys.stdout, self.session, self.ui)
+        self.out = SerialOut(out or sys.stdout, self.session)   # never waits for the host
+        self.narrator = Narrator(self.out, self.session, self.ui)
         self.say = self.session.say = self.narrator.say   # one bound method, made once
         self.screens = Screens(self)
         self.house = Housekeeping(self.session)
@@ -400,6 +402,7 @@ class Table:
         bz = self.buzzer                 # a card's tick once its display went out; a
         if bz is not None and bz.on and drvtime.ticks_diff(now, bz.due) >= 0:   # (buzzer.py)
             bz.step()
+        self.out.pump()                  # lines the host has not taken yet, if any
         self.loops = drvtime.count_up(self.loops)
         return busy
 

@@ -35,7 +35,7 @@ PARTS = (
     ("Hardware adapters", (
         "shoe_reader", "uid_map", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
         "buzzer",
-        "serial_lines", "line_assembler", "tca9548a", "busio", "digitalio", "drvtime",
+        "serial_lines", "serial_out", "line_assembler", "tca9548a", "busio", "digitalio", "drvtime",
         "drivers")),
 )
 

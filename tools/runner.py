@@ -169,8 +169,11 @@ class CPython(Runner):
     """The firmware (firmware/app.py) on CPython with the simulated board in-process.
     serial_in: the firmware's serial line source (default: lines typed by send())."""
 
-    def __init__(self, flash, driver=None, screens=None, serial_in=None, raw_flash=None):
+    def __init__(self, flash, driver=None, screens=None, serial_in=None, raw_flash=None,
+                 usb=False):
         super().__init__(driver, screens)
+        self.usb = usb                   # the output through boards/simdev/serial.UsbOut
+        self.usb_out = None              # (its host_reads(False): a host that stops reading)
         self.flash = flash.rstrip("/") + "/"
         self.serial_in = serial_in
         self.raw_flash = raw_flash       # boards/simdev/flash.Flash: the UF2's raw region
@@ -190,6 +193,9 @@ class CPython(Runner):
             kw["lines"] = self.serial_in
             self._push = None
         out = _LineOut(self._output)
+        if self.usb:
+            from boards.simdev.serial import UsbOut
+            out = self.usb_out = UsbOut(w.clock, out.write)
         self._attach(self._push)
         self.table = app.Table(sim, self.flash, out=out, **kw)
         self.table.boot()

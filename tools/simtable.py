@@ -35,14 +35,16 @@ from transcript import Header, parse_event, strip  # noqa: E402
 BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 B = {name: i for i, name in enumerate(BUTTONS)}
 NEW_SESSION = "# new session: "          # a session with no event yet: at #0
-ACK = re.compile(r"^(?:ok|\*) #(\d+) |^# resume #(\d+)|^(?:ok|\*) undo: back at #(\d+)")
+# (the last: lines dropped while the host did not read, firmware/serial_out.py)
+ACK = re.compile(r"^(?:ok|\*) #(\d+) |^# resume #(\d+)|^(?:ok|\*) undo: back at #(\d+)"
+                 r"|^# serial: \d+ lines dropped .*; at #(\d+)$")
 
 
 def acked_at(line):
     """The number of events the firmware says it holds in this line, or None."""
     m = ACK.match(line)
     if m:
-        return int(m.group(1) or m.group(2) or m.group(3))
+        return int(m.group(1) or m.group(2) or m.group(3) or m.group(4))
     return 0 if line.startswith(NEW_SESSION) else None
 
 

@@ -3,6 +3,7 @@
 # ProtocolError naming the fault (strict=True) or answer the syntax-error frame.
 from boards.simdev.bus import ProtocolError, Stats
 from boards.simdev import ntag213
+from boards.simdev.deck import Rng
 
 ACK = b"\x00\x00\xff\x00\xff\x00"
 NACK = b"\x00\x00\xff\xff\x00\x00"
@@ -12,6 +13,7 @@ ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"
 ST_OK = 0x00
 ST_TIMEOUT = 0x01
 ST_CRC = 0x02
+ST_PARITY = 0x03
 ST_NOT_ACCEPTABLE = 0x27
 ST_RELEASED = 0x29
 ST_NAK = 0x14   # (est) what a tag NAK is reported as; not in docs/DEVICES.md
@@ -48,6 +50,11 @@ def activation_us():
 def read_air_us():
     return 368 + FDT_US + 1548                                   # NTAG213 READ (ds)
 
+
+# what became of a READ of a listed tag: answered, a CRC or parity error or an answer cut
+# short (the field's edge, field_edge()), the tag gone before its answer ended, a NAK
+EDGE_KINDS = ("crc", "parity", "partial")
+READ_OUTCOMES = ("ok",) + EDGE_KINDS + ("left", "nak")
 
 TIMINGS = {
     "nack_after_write": 1000,   # address NACKed this long after every write (ds/obs ~1 ms)
@@ -124,6 +131,11 @@ class PN532:
         self.leave_after = None    # (tag, n): tag leaves the field after n more exchanges
         self.silent = False        # stops answering (NACKs everything)
         self.errors = []           # protocol errors seen (also raised in strict mode)
+        # the field's edge (field_edge()): READs of a tag in the field that fail, seeded
+        self.edge_rate = 0.0
+        self.edge_rng = None
+        self.in_air = None         # [ready ns, tag, Tg] of the READ answer still on the air
+        self.reads = dict((k, 0) for k in READ_OUTCOMES)   # READ exchanges by outcome
 
     # --- field
     def put(self, tag, since_ns=None):
@@ -143,9 +155,26 @@ class PN532:
         if tag in self.field:
             self.field.remove(tag)
             tag.state = ntag213.IDLE
+            self._left_in_air(tag)
         if self.on_field is not None:
             self.on_field()
         # the chip still lists it as a target: the next exchange with it times out
+
+    def _left_in_air(self, tag):
+        """A tag that leaves before its READ answer has ended on the air never finished
+        it: the PN532 reports a timeout instead of the data (at the same instant, est)."""
+        a = self.in_air
+        self.in_air = None
+        if a is None or a[1] is not tag or a[0] <= self.now():
+            return
+        for q in self.queue:
+            if q[0] == a[0] and q[1] is self.last_response:
+                q[1] = self._frame(0x40, bytes([ST_TIMEOUT]))
+                self.last_response = q[1]
+                self.targets.pop(a[2], None)
+                self.reads["ok"] -= 1
+                self.reads["left"] += 1
+                return
 
     def clear_field(self):
         for t in list(self.field):
@@ -153,6 +182,17 @@ class PN532:
 
     def fault_checksum(self, count=1):
         self.corrupt_next += count
+
+    def field_edge(self, rate, seed=1):
+        """The tag at the field's edge: each READ of a tag in the field fails with
+        probability `rate` (a seeded draw, the same on every runtime), as a CRC error, a
+        parity error or a partial answer (status 00 and fewer than 16 bytes), a third each.
+        The outcomes are counted in self.reads."""
+        self.edge_rate = rate
+        self.edge_rng = Rng(seed)
+
+    def _edge_draw(self):
+        return self.edge_rng.next() / 4294967296.0
 
     def fault_tag_leaves_after(self, tag, exchanges):
         """`tag` leaves the field after `exchanges` more InDataExchange commands to it."""
@@ -292,15 +332,18 @@ class PN532:
         self.queue.append([t, frame])
 
     def _respond(self, code, payload, delay_us):
+        frame = self._frame(code, payload)
+        if self.corrupt_next:
+            self.corrupt_next -= 1
+            frame = frame[:-2] + bytes([frame[-2] ^ 0x5A, 0x00])
+        self.last_response = frame
+        self._queue(frame, delay_us)
+
+    def _frame(self, code, payload):
         body = bytes([0xD5, code + 1]) + bytes(payload)
         ln = len(body)
         dcs = (-sum(body)) & 0xFF
-        if self.corrupt_next:
-            self.corrupt_next -= 1
-            dcs ^= 0x5A
-        frame = bytes([0x00, 0x00, 0xFF, ln, (-ln) & 0xFF]) + body + bytes([dcs, 0x00])
-        self.last_response = frame
-        self._queue(frame, delay_us)
+        return bytes([0x00, 0x00, 0xFF, ln, (-ln) & 0xFF]) + body + bytes([dcs, 0x00])
 
     def _rand(self, n):
         self.rng = (self.rng * 1103515245 + 12345) & 0x7FFFFFFF
@@ -472,6 +515,8 @@ class PN532:
             return
         data = p[1:]
         delay = (self.t["write"] if data[0] == 0xA2 else self.t["read"]) + self.t["fw"]
+        reading = data[0] == 0x30
+        self.in_air = None
         la = self.leave_after
         if la is not None and la[0] is tag:
             if la[1] <= 0:
@@ -481,10 +526,27 @@ class PN532:
                 la[1] -= 1
         if tag not in self.field:
             self.targets.pop(tg, None)
+            if reading:
+                self.reads["left"] += 1
             self._respond(0x40, bytes([ST_TIMEOUT]), delay)
             return
         ok, resp = tag.command(data)
         if not ok:
+            if reading:
+                self.reads["nak"] += 1
             self._respond(0x40, bytes([ST_NAK]), delay)
             return
+        if reading and self.edge_rate and self._edge_draw() < self.edge_rate:
+            kind = EDGE_KINDS[int(self._edge_draw() * len(EDGE_KINDS))]
+            self.reads[kind] += 1
+            if kind == "partial":           # the tag's answer cut short
+                cut = 1 + int(self._edge_draw() * (len(resp) - 1))
+                self._respond(0x40, b"\x00" + bytes(resp[:cut]), delay)
+            else:
+                self._respond(0x40, bytes([ST_CRC if kind == "crc" else ST_PARITY]), delay)
+            return
         self._respond(0x40, b"\x00" + bytes(resp), delay)
+        if reading:
+            self.reads["ok"] += 1
+            # the answer is on the air until it is due: a tag leaving before then spoils it
+            self.in_air = [self.queue[-1][0], tag, tg]

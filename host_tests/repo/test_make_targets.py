@@ -27,11 +27,16 @@ BENCH = {
     "--packs 8": ["tools/simulate.py", "--preset", "casino", "--deals", "200", "--seats", "5",
                   "--strategy", "basic", "--seed", "1", "--packs", "8"],
     "tools/bench_reader.py": ["tools/bench_reader.py", "--arrivals", "20"],
+    "tools/bench_field_edge.py": ["tools/bench_field_edge.py", "--sessions", "1"],
+    "tools/bench_field_edge.py --pico --sessions 1 --seats 3 --events 80":
+        "host_tests/pico/test_vpico_field_edge.py",
     "tools/bench_load.py": ["tools/bench_load.py", "--lines", "20"],
     "tools/bench_fingers.py": "host_tests/controller/test_fingers.py",
     "tools/dealer.py --sessions 100": "host_tests/controller/test_dealer_soak.py",
     "tools/dealer.py --pico --sessions 3": "host_tests/pico/test_vpico_deck.py",
     "tools/bench_pico.py": "host_tests/pico/test_pico_goals.py",
+    "tools/bench_pico.py --only frozen --flash-times max": "host_tests/pico/test_pico_flash_max.py",
+    "tools/bench_torn.py": "host_tests/pico/test_vpico_torn.py",
     "tools/card_timeline.py": "host_tests/pico/test_card_timeline.py",
     "tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png":
         "host_tests/pico/test_card_timeline.py",
@@ -90,6 +95,7 @@ PRINTS = {
     "tools/bench_app.py": r"smallest heap: \d+k",
     "tools/simulate.py": r"rules casino: 200 deals",
     "tools/bench_reader.py": r"read time: [\d.]+ ms worst",
+    "tools/bench_field_edge.py": r"lost in silence 0, misattributed 0",
     # the flood starts at the table's first prompt, on a fresh flash ('# new session') as on
     # one that held a session ('# resume'): every line is answered
     "tools/bench_load.py": r"20 pasted 'status' lines answered at \d+ lines/s",

@@ -13,6 +13,8 @@ firmware as .mpy files on its flash -- wired like boards/pico.py to the chip mod
     pico.write(b"print(1)\\r")           # USB CDC, host -> Pico
     pico.press("OK"); pico.deal(tag)   # buttons GP10..GP17, a tag into the PN532 field
     pico.power_cut(); pico.boot()      # the flash file is as it was at that instant
+    pico.power_cut_in_op(3, 0.5, seed) # the power goes half-way through the 3rd flash
+                                       # erase/program from now: that one is left torn
 
 Emulated time stands still while this process answers the CPU's I2C requests; Node charges
 the bus time (9 SCL periods a byte, start and stop, at the rate the firmware set), the
@@ -49,6 +51,13 @@ FROZEN = "frozen"
 STOCK = "stock"
 BOARDS = ("RPI_PICO", "RPI_PICO_W")
 BUTTON_PINS = (10, 11, 12, 13, 14, 15, 16, 17)     # boards/pico.py BUTTON_PINS
+# How long the W25Q16JV takes to erase a sector and program a page (tools/vpico/vpico.js):
+# the datasheet's typical times, or its maximum ($VPICO_FLASH_TIMES or Pico(flash_times=))
+FLASH_TIMES = ("typical", "max")
+
+
+def default_flash_times():
+    return os.environ.get("VPICO_FLASH_TIMES") or "typical"
 
 
 def _board_pin(name):
@@ -140,7 +149,8 @@ class Pico:
     """One virtual Pico and its board. See the module docstring."""
 
     def __init__(self, flash, world=None, on_serial=None, on_flash=None, on_i2c=None,
-                 firmware=None, board="RPI_PICO", xip_cache=True, timer_from_ms=0):
+                 firmware=None, board="RPI_PICO", xip_cache=True, timer_from_ms=0,
+                 flash_times=None):
         self.flash = flash
         # the RP2040 timer at power-on, in ms (0: as a Pico just plugged in): a Pico up for
         # days, near the wrap of MicroPython's ticks_ms (2**30 ms)
@@ -148,6 +158,9 @@ class Pico:
         self.firmware = firmware or default_firmware()   # FROZEN, STOCK or a UF2 path
         self.board = board
         self.xip_cache = xip_cache        # charge XIP cache misses (tools/vpico/vpico.js)
+        self.flash_times = flash_times or default_flash_times()
+        if self.flash_times not in FLASH_TIMES:
+            raise VpicoError("flash times are typical or max, not %r" % self.flash_times)
         self.xip_misses = 0               # since this boot, and their emulated cost
         self.xip_stall_ns = 0
         self.world = world
@@ -165,6 +178,8 @@ class Pico:
         self._listener = None
         self._client = None
         self.boots = 0
+        self.cut = None                   # (kind e|p|-, offset, count, bytes done, ns) of
+        #                                   the last power cut the emulator made
         self.wall = 0.0                   # wall seconds spent running the CPU
         self.idle_ns = 0                  # of the last run slice, the CPU slept this long
 
@@ -191,7 +206,8 @@ class Pico:
         self._txn = None
         cmd = ["node", os.path.join(HERE, "vpico.js"), "--bootrom",
                os.path.join(fw, BOOTROM_NAME), "--flash", self.flash,
-               "--xip-cache", "on" if self.xip_cache else "off", "--buzzer", str(BUZZER_PIN)]
+               "--xip-cache", "on" if self.xip_cache else "off", "--buzzer", str(BUZZER_PIN),
+               "--flash-times", self.flash_times]
         if self.timer_from_ms:
             cmd += ["--timer-us", str(int(self.timer_from_ms) * 1000)]
         if not os.path.exists(self.flash):
@@ -213,6 +229,23 @@ class Pico:
         if self._client is not None:
             self._client.close()
             self._client = None
+
+    def power_cut_at(self, seconds, seed=1):
+        """The power goes when the emulated clock reaches `seconds`: an erase or program in
+        flight then is left torn (tools/vpico/vpico.js; which bytes: seeded). The CPU stops
+        there: run_* return early once it has (self.proc is None, self.cut says what)."""
+        self._send("cut %d %d" % (int(seconds * 1e9), seed))
+
+    def power_cut_in_op(self, k, frac, seed=1, kind=""):
+        """The power goes `frac` (0..1) of the way through the k-th flash erase or program
+        from now (k >= 1; kind "e" / "p": the k-th erase / program), leaving it torn; as
+        power_cut_at."""
+        self._send("cut-op %d %.6f %d %s" % (k, frac, seed, kind))
+
+    def no_power_cut(self):
+        """Forget a cut armed by power_cut_at / power_cut_in_op that has not come."""
+        if self.proc is not None:
+            self._send("cut-off")
 
     def close(self):
         if self.proc is not None:
@@ -258,6 +291,8 @@ class Pico:
         while self.ns < end:
             if cond is not None and cond():
                 return True
+            if self.proc is None:             # the power went (power_cut_at / _in_op)
+                return False
             if wall_timeout is not None and time.monotonic() - t_wall > wall_timeout:
                 raise VpicoError("wall-clock timeout after %.0f s (emulated %.3f s)"
                                  % (wall_timeout, self.emulated_now()))
@@ -326,6 +361,13 @@ class Pico:
                 _, hz, ns = line.split()
                 self._follow(int(ns))
                 w.buzzer.set(int(hz), 32768 if int(hz) else 0)   # the piezo hears it
+            elif op == b"c":
+                _, ns, kind, offs, count, done = line.split()
+                self.ns = int(ns)
+                self.cut = (kind.decode(), int(offs), int(count), int(done), int(ns))
+                self.proc.wait()
+                self.power_cut()
+                break
             elif op == b"d":
                 _, ns, idle, misses, stall = line.split()
                 self.ns = int(ns)
@@ -459,6 +501,11 @@ class Pico:
             data = data.encode()
         for i in range(0, len(data), 2048):
             self._send("in " + data[i:i + 2048].hex())
+
+    def host_reads(self, on):
+        """The host, its port kept open, stops (False) or starts again (True) reading the
+        Pico's USB serial output: while it does not, the Pico's transfers wait (vpico.js)."""
+        self._send("host-read %d" % (1 if on else 0))
 
     def read(self):
         """CDC output gathered so far (and forget it)."""

@@ -4,22 +4,29 @@
 // per message; the emulated clock stands still while this process waits for an answer.
 //
 //   node vpico.js --bootrom ROM --flash FILE [--uf2 UF2] [--xip-cache on|off] [--buzzer GPIO]
-//                 [--timer-us US]
+//                 [--timer-us US] [--flash-times typical|max]
 //     FILE is created from UF2 when missing (else the Pico boots from the flash as it was).
 //     --timer-us: the RP2040 timer's microsecond count at power-on (default 0): a Pico
 //     powered for days (MicroPython's ticks_ms wraps at 2**30 ms, 12.4 days).
 //     --xip-cache off: every flash read costs one cycle, as in plain rp2040js (default on:
 //     the XIP cache model below charges each miss). --buzzer: the GPIO of the piezo
-//     (boards/pico.py BUZZER), whose PWM slice's tone is reported.
+//     (boards/pico.py BUZZER), whose PWM slice's tone is reported. --flash-times max: each
+//     erase and program takes the W25Q16JV datasheet's maximum instead of its typical time.
 //
 // Host -> here:  run NS (execute until the emulated clock reaches NS) | in HEX (USB CDC
 //   bytes from the host) | pin N 0|1 (drive a GPIO input) | irq LEVEL FALL_NS (the PN532
-//   IRQ line now, and when it falls next, -1 = not scheduled) | quit
+//   IRQ line now, and when it falls next, -1 = not scheduled) | cut NS SEED (the power
+//   goes at emulated NS: an erase or program in flight then is left torn) | cut-op K FRAC
+//   SEED [e|p] (the power goes FRAC of the way through the K-th flash erase or program from
+//   now, K >= 1; e / p: counting erases / programs only) | cut-off (no cut armed) |
+//   host-read 0|1 (the host, its port open, stops / starts reading the CDC data) | quit
 // Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | t HZ NS (the
 //   buzzer's tone from NS on; 0: silent) | f e|p OFFS
 //   COUNT NS AT (a flash erase/program, its emulated cost, when it started) | d NS IDLE_NS
 //   MISSES STALL_NS (the run is done; IDLE_NS of it the CPU slept in WFI/WFE; XIP cache
-//   misses since boot and the emulated time they cost)
+//   misses since boot and the emulated time they cost) | c NS KIND OFFS COUNT DONE (the
+//   power went at NS, the flash file is as it was then, and this process ends; KIND e|p|-
+//   the operation torn, DONE bytes of its COUNT finished)
 //   and requests answered at once, while the CPU waits:
 //   a ADDR MODE NS -> "n EXTRA IRQ FALL" or "k EXTRA SYNC IRQ FALL [HEX]" (address phase;
 //     HEX previews a read's bytes) | x ADDR NS N -> HEX (a longer read preview) |
@@ -33,8 +40,12 @@ const { decodeBlock } = require('uf2');
 const FLASH_SIZE = 2 * 1024 * 1024;
 const SECTOR = 4096;
 const PAGE = 256;
-const ERASE_NS = 45e6;          // W25Q16JV 4 KB sector erase, typical
-const PROGRAM_NS = 0.4e6;       // W25Q16JV 256-byte page program, typical
+// W25Q16JV datasheet (AC electrical characteristics): 4 KB sector erase tSE, 256-byte page
+// program tPP, typical and maximum
+const FLASH_TIMES = {
+  typical: { erase: 45e6, program: 0.4e6 },
+  max: { erase: 400e6, program: 3e6 },
+};
 const CYCLE_NS = 1e9 / 125e6;
 const PN532_IRQ_PIN = 6;
 const PN532_RESET_PIN = 7;
@@ -109,6 +120,8 @@ function parseArgs(argv) {
   if (a['xip-cache'] !== 'on' && a['xip-cache'] !== 'off') die('--xip-cache takes on or off');
   a['timer-us'] = Number(a['timer-us'] || 0);
   if (!(a['timer-us'] >= 0 && a['timer-us'] < 2 ** 52)) die('--timer-us takes a count of us');
+  if (a['flash-times'] === undefined) a['flash-times'] = 'typical';
+  if (!FLASH_TIMES[a['flash-times']]) die('--flash-times takes typical or max');
   return a;
 }
 
@@ -202,6 +215,8 @@ function presetTimer(timer, fromUs) {
 
 // --- the chip
 const args = parseArgs(process.argv.slice(2));
+const ERASE_NS = FLASH_TIMES[args['flash-times']].erase;
+const PROGRAM_NS = FLASH_TIMES[args['flash-times']].program;
 const mcu = new RP2040();
 // rp2040js logs to stdout, which is the pipe: only errors, and to stderr
 mcu.logger = {
@@ -286,26 +301,103 @@ function romFunc(code) {
 const ROM_ERASE = romFunc('RE');
 const ROM_PROGRAM = romFunc('RP');
 
+// --- power cuts. NOR flash (W25Q16JV): a program only clears bits and an erase sets a whole
+// sector to FF; power lost part-way leaves a page with some bytes programmed and the rest as
+// they were (a byte in the middle may have only some of its bits cleared), or a sector with
+// some bytes already FF and the others as they were or half erased (bits set at random).
+// Which bytes is seeded: the same cut gives the same flash.
+let cutAt = -1;                  // emulated ns of the power cut, -1: none
+let cutOps = 0;                  // > 0: the cut falls inside the cutOps-th operation from now
+let cutFrac = 0;
+let cutKind = '';                // 'e' / 'p': cutOps counts erases / programs only
+let cutRng = 1;
+function cutRand() {             // xorshift32 in [0, 1)
+  let x = cutRng;
+  x ^= x << 13; x >>>= 0;
+  x ^= x >>> 17;
+  x ^= x << 5; x >>>= 0;
+  cutRng = x || 1;
+  return cutRng / 4294967296;
+}
+function powerGone(kind, offs, count, done) {
+  fs.closeSync(flashFd);
+  send('c ' + nowNs() + ' ' + kind + ' ' + offs + ' ' + count + ' ' + done);
+  flush();
+  process.exit(0);
+}
+function tornErase(start, end, frac) {
+  // whole sectors erased in order; the one in flight: a share `frac` of its bytes FF
+  const sectors = (end - start) / SECTOR;
+  const whole = Math.floor(frac * sectors);
+  mcu.flash.fill(0xff, start, start + whole * SECTOR);
+  const s = start + whole * SECTOR;
+  const part = frac * sectors - whole;
+  if (s < end) {
+    for (let i = s; i < s + SECTOR; i++) {
+      const u = cutRand();
+      if (u < part) mcu.flash[i] = 0xff;
+      else if (u < part + (1 - part) / 2) mcu.flash[i] |= Math.floor(cutRand() * 256);
+    }
+  }
+  fs.writeSync(flashFd, mcu.flash, start, end - start, start);
+  return whole * SECTOR;
+}
+function tornProgram(offs, data, n, frac) {
+  // whole pages programmed in order; the one in flight: a share `frac` of its bytes, one
+  // more with some of its bits only
+  const pages = Math.ceil(n / PAGE);
+  const whole = Math.min(n, Math.floor(frac * pages) * PAGE);
+  for (let i = 0; i < whole; i++) mcu.flash[offs + i] &= mcu.readUint8(data + i);
+  const end = Math.min(n, whole + PAGE);
+  const part = frac * pages - Math.floor(frac * pages);
+  let half = true;
+  for (let i = whole; i < end; i++) {
+    const v = mcu.readUint8(data + i);
+    if (cutRand() < part) mcu.flash[offs + i] &= v;
+    else if (half && v !== 0xff) {
+      mcu.flash[offs + i] &= v | Math.floor(cutRand() * 256);
+      half = false;
+    }
+  }
+  fs.writeSync(flashFd, mcu.flash, offs, n, offs);
+  return whole;
+}
+
 function flashOp() {
   const r = mcu.core.registers;
   const offs = r[0] >>> 0;
   const count = r[1] >>> 0;
+  const erasing = mcu.core.PC === ROM_ERASE;
+  if (cutOps > 0 && (!cutKind || cutKind === (erasing ? 'e' : 'p')) && --cutOps === 0) {
+    const full = erasing
+      ? (Math.ceil((offs + count) / SECTOR) - Math.floor(offs / SECTOR)) * ERASE_NS
+      : Math.ceil((r[2] >>> 0) / PAGE) * PROGRAM_NS;
+    cutAt = nowNs() + Math.floor(cutFrac * full);
+  }
   let ns;
-  if (mcu.core.PC === ROM_ERASE) {
+  if (erasing) {
     // flash_range_erase(addr, count, block_size, block_cmd): whole 4 KB sectors
     const start = offs - (offs % SECTOR);
     const end = Math.min(FLASH_SIZE, Math.ceil((offs + count) / SECTOR) * SECTOR);
+    ns = ((end - start) / SECTOR) * ERASE_NS;
+    if (cutAt >= 0 && nowNs() + ns > cutAt) {
+      const frac = Math.max(0, (cutAt - nowNs()) / ns);
+      powerGone('e', start, end - start, tornErase(start, end, frac));
+    }
     mcu.flash.fill(0xff, start, end);
     fs.writeSync(flashFd, mcu.flash, start, end - start, start);
-    ns = ((end - start) / SECTOR) * ERASE_NS;
     send('f e ' + start + ' ' + (end - start) + ' ' + ns + ' ' + nowNs());
   } else {
     // flash_range_program(addr, data, count): NOR programming only clears bits
     const data = r[1] >>> 0;
     const n = r[2] >>> 0;
+    ns = Math.ceil(n / PAGE) * PROGRAM_NS;
+    if (cutAt >= 0 && nowNs() + ns > cutAt) {
+      const frac = Math.max(0, (cutAt - nowNs()) / ns);
+      powerGone('p', offs, n, tornProgram(offs, data, n, frac));
+    }
     for (let i = 0; i < n; i++) mcu.flash[offs + i] &= mcu.readUint8(data + i);
     fs.writeSync(flashFd, mcu.flash, offs, n, offs);
-    ns = Math.ceil(n / PAGE) * PROGRAM_NS;
     send('f p ' + offs + ' ' + n + ' ' + ns + ' ' + nowNs());
   }
   mcu.core.PC = mcu.core.LR & ~1;  // return to the caller (Thumb bit dropped from PC)
@@ -317,7 +409,34 @@ function flashOp() {
 const cdc = new USBCDC(mcu.usbCtrl);
 const hostBytes = [];
 let pendingRead = -1;
-cdc.onSerialData = (buf) => send('o ' + Buffer.from(buf).toString('hex'));
+// A host that keeps the port open (DTR set) but does not read: it sends no IN token, so
+// the Pico's IN transfer in flight never completes (its buffer is not handed back: the
+// completion is held) and the data stays with the Pico until the host reads again; the
+// firmware's CDC transmit buffer fills behind it (MicroPython then waits in its write).
+let hostReading = true;
+const heldData = [];
+let heldDone = false;
+const indicate = mcu.usbCtrl.indicateBufferReady.bind(mcu.usbCtrl);
+mcu.usbCtrl.indicateBufferReady = (endpoint, out) => {
+  if (!out && !hostReading && endpoint === cdc.inEndpoint && endpoint > 0) {
+    heldDone = true;
+    return;
+  }
+  indicate(endpoint, out);
+};
+function hostRead(on) {
+  hostReading = on;
+  if (!on) return;
+  for (const buf of heldData.splice(0)) send('o ' + Buffer.from(buf).toString('hex'));
+  if (heldDone) {
+    heldDone = false;
+    indicate(cdc.inEndpoint, false);
+  }
+}
+cdc.onSerialData = (buf) => {
+  if (!hostReading) heldData.push(Buffer.from(buf));
+  else send('o ' + Buffer.from(buf).toString('hex'));
+};
 mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
   if (endpoint !== cdc.outEndpoint) return;
   pendingRead = size;
@@ -441,6 +560,7 @@ function run(until) {
   const core = mcu.core;
   const clock = mcu.clock;
   let idle = 0;
+  if (cutAt >= 0 && until > cutAt) until = cutAt;   // (then the power goes, below)
   while (clock.nanos < until) {
     if (core.waiting) {
       const toAlarm = clock.nanosToNextAlarm;
@@ -464,6 +584,7 @@ function run(until) {
       clock.tick(cycles * CYCLE_NS);
     }
   }
+  if (cutAt >= 0 && clock.nanos >= cutAt) powerGone('-', 0, 0, 0);
   send('d ' + nowNs() + ' ' + Math.round(idle) + ' ' + xipMisses + ' ' + Math.round(xipStallNs));
   flush();
   xipProfileSave(false);
@@ -485,6 +606,23 @@ for (;;) {
       break;
     case 'irq':
       parseIrq(parts, 1);
+      break;
+    case 'cut':
+      cutAt = parseInt(parts[1], 10);
+      cutRng = (parseInt(parts[2], 10) * 2654435761 + 1) >>> 0 || 1;
+      break;
+    case 'cut-op':
+      cutOps = parseInt(parts[1], 10);
+      cutFrac = parseFloat(parts[2]);
+      cutRng = (parseInt(parts[3], 10) * 2654435761 + 1) >>> 0 || 1;
+      cutKind = parts[4] || '';
+      break;
+    case 'host-read':
+      hostRead(parts[1] === '1');
+      break;
+    case 'cut-off':
+      cutAt = -1;
+      cutOps = 0;
       break;
     case 'quit':
       xipProfileSave(true);
