@@ -117,6 +117,7 @@ class Table:
             if s.journal.dropped:
                 self.say("# journal: torn last line (%d bytes) dropped" % s.journal.dropped)
             s.replay()
+            s.seal.catch_up(s.journal)   # (a boot, not a card, pays for the whole journal)
             if s.e is not None and s.e.finished():
                 self._session_over()
         s.journal.next_history()         # known ahead, not inside the press that ends a session
@@ -187,6 +188,7 @@ class Table:
         collect()
         if not self.ui.over and s.nev:
             self.ui.history = s.archive()
+            self.narrator.sealed(self.ui.history)
         while s.keep_step():             # the last session's keeping, not done yet
             pass
         self.reader_unwatched()          # (the table took no cards meanwhile)

@@ -44,6 +44,7 @@ class Narrator:
 
     def over(self, history):
         self.history = history
+        self.ui.seal = self.session.seal.text    # (the banker's display shows it too)
         self.due |= _OVER
 
     def tell(self):
@@ -100,6 +101,11 @@ class Narrator:
         for s in range(1, e.seats + 1):
             parts.append("%d %s" % (s, V.signed(e.balance(s))))
         self.say("# session over: balances %s; kept as %s" % (", ".join(parts), history))
+        self.sealed(history)
+
+    def sealed(self, history):
+        """The kept session's seal (seal.py): `replay.py --seal` checks a file by it."""
+        self.say("# seal %s (%s)" % (self.session.seal.text, history or "not kept"))
 
     def prompt(self):
         """'> ' and the table's prompt, when it differs from the last one said."""

@@ -3,6 +3,7 @@
 # engine from the journal. What the table shows of it is the controller's business: the
 # session only reports through `say` (the serial line's "#" and "!" lines of its own).
 import engine as E
+from seal import Seal
 from snapshot import Snapshot
 from transcript import Header, ParseError, read_events, strip
 
@@ -31,6 +32,7 @@ class Session:
         self.snap_wanted = False         # a fold just emptied the tail: a snapshot next
         self.keeping = ""                # a finished session being kept as this history
         self.kept = False                # journal.txt renamed to it
+        self.seal = Seal()               # SHA-256 of the journal's lines (seal.py)
 
     def start(self, header_lines):
         """A new session from settings' header lines; the reason when they do not make one."""
@@ -42,6 +44,7 @@ class Session:
         except ParseError as x:
             return "settings: " + str(x)
         self.journal.start(header_lines)
+        self.seal.start(header_lines)
         self.snap.remove()
         self.e = e
         self.nev = 0
@@ -67,6 +70,7 @@ class Session:
         while True:
             try:
                 j.append(line)
+                self.seal.add(line)
                 self.fold_wait = False
                 self.nev += 1
                 return None
@@ -82,7 +86,9 @@ class Session:
 
     def replay(self):
         """Rebuild the engine from the journal (boot, UNDO): from the snapshot when it
-        belongs to this journal, else from the first event. Drops a bad tail."""
+        belongs to this journal, else from the first event. Drops a bad tail. The seal's
+        hash is fed again by seal.catch_up() (boot) or when the seal is taken."""
+        self.seal.drop()
         self.e = None
         self.nev = 0
         self.undo_ok = False
@@ -172,7 +178,9 @@ class Session:
 
     def end(self):
         """The session is over: the name it will be kept as (hand history), the keeping
-        done by keep_step() a step a loop pass while the table takes no cards."""
+        done by keep_step() a step a loop pass while the table takes no cards. The seal is
+        taken (self.seal.text)."""
+        self.seal.take(self.journal)
         try:
             self.keeping = self.journal.next_history()
         except OSError as x:

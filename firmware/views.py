@@ -44,6 +44,7 @@ class UI:
         self.fatal = ""           # settings error / crash: every display shows it
         self.over = False         # the table session is over (T1)
         self.history = ""         # where the finished session was kept
+        self.seal = ""            # its seal (seal.py)
         self.phones = False       # no seat displays: the phones are (banker display shows
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
@@ -441,8 +442,8 @@ def banker_view(e, ui, out):
         wrap("Winner%s:%s" % ("s" if len(win) > 2 else "", win), out, 2, 3)
         _tokens(e, out, 4, 5, True, True)
         out[6] = "OK: new session"
-        out[7] = ("Kept " + ui.history[ui.history.rfind("/", 0, len(ui.history) - 9) + 1:]
-                  if ui.history else "")
+        out[7] = ("%s seal %s" % (ui.history[-8:-4], ui.seal) if ui.history
+                  else "seal " + ui.seal)
         return -1
     if e.deals and e.ncards(0) and ph != E.PH_CUT:
         if banker_visible(e):

@@ -25,7 +25,7 @@ PARTS = (
         "native_shim")),  # CPython's stand-in for the emitters the engine's loops use
     ("Session: what happened", (
         "session", "journal_files", "journal", "raw_journal", "raw_recover", "snapshot",
-        "raw_snapshot", "settings", "settings_values")),
+        "raw_snapshot", "seal", "settings", "settings_values")),
     ("Controller: the table's loop", (
         "main", "import_index", "app", "narrator", "console", "controls", "entry", "menu",
         "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run")),
