@@ -113,11 +113,11 @@ class Table:
             self.lines_in = b.make_serial()
         self.say("# pontoon table: boot")
         s = self.session
+        st.shuffle_check and s.check_shuffles()
         if s.journal.recover():
             if s.journal.dropped:
                 self.say("# journal: torn last line (%d bytes) dropped" % s.journal.dropped)
-            s.replay()
-            s.seal.catch_up(s.journal)   # (a boot, not a card, pays for the whole journal)
+            s.resume()
             if s.e is not None and s.e.finished():
                 self._session_over()
         s.journal.next_history()         # known ahead, not inside the press that ends a session

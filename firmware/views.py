@@ -45,6 +45,7 @@ class UI:
         self.over = False         # the table session is over (T1)
         self.history = ""         # where the finished session was kept
         self.seal = ""            # its seal (seal.py)
+        self.note = ""            # a weak shuffle's verdict, for the pass (shuffle_check.py)
         self.phones = False       # no seat displays: the phones are (banker display shows
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
@@ -471,6 +472,8 @@ def banker_view(e, ui, out):
         out[7] = entry_line(ui)
     elif m.kind != _K_NONE:
         out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % m.seat
+    if ui.note and not out[7]:
+        out[7] = ui.note
     if ui.msg:
         message(ui.msg, out, m.kind == _K_CARD)
     return 6
