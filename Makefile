@@ -43,6 +43,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/simulate.py --preset casino --deals 200000 --seats 5 --strategy basic --seed 1 --packs 8
 	$(PY) tools/bench_reader.py
 	$(PY) tools/bench_load.py
+	$(PY) tools/shuffles.py --calibrate --trials 1000
 	$(PY) tools/dealer.py --sessions 100
 	$(PY) tools/dealer.py --pico --sessions 3
 	$(PY) tools/bench_pico.py

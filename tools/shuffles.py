@@ -37,8 +37,9 @@ def _row(number, check, packs):
             "weak": bool(weak)}
 
 
-def shuffle_report(history_path, window=C.WINDOW):
-    """One dict a shuffle of the session in `history_path` (a journal or history file)."""
+def shuffle_report(history_path, window=C.WINDOW, hands=True):
+    """One dict a shuffle of the session in `history_path` (a journal or history file).
+    hands=False: the pairs of a hand left out (what the calibration compares)."""
     header = Header()
     check = None
     e = None
@@ -51,7 +52,7 @@ def shuffle_report(history_path, window=C.WINDOW):
                 check = C.ShuffleCheck(window)
             if ev[0] == E.EV_SHUFFLE and check.known and check.checked:
                 out.append(_row(number, check, e.packs))
-            mate = check.mate(e) if ev[0] == E.EV_CARD else C.NONE
+            mate = check.mate(e) if ev[0] == E.EV_CARD and hands else C.NONE
             if e.apply(ev[0], ev[1], ev[2], ev[3]) is None:      # as the shoe took it
                 number += ev[0] == E.EV_SHUFFLE
                 check.event(ev[0], ev[3], e.packs, mate)
@@ -145,14 +146,58 @@ def pairs_kept(kind, trials, seed=1, hands=5, per_hand=3):
     return got[0] / seen[0], got[1] / seen[1]
 
 
+def sessions_flagged(seeds, tables=(("table", 4), ("classic", 3), ("table", 6),
+                                     ("classic", 5))):
+    """Whole sessions of the autoplayer dealt from a deck whose later shuffles are a cut:
+    (shuffles checked, flagged by dealt pairs alone, flagged with a hand's pairs too)."""
+    import tempfile
+    import simtable as S
+    from boards.simdev.deck import Deck
+
+    class CutDeck(Deck):
+        def shuffle(self):
+            if self.shuffles == 0:
+                return Deck.shuffle(self)
+            cards = self.shoe + self.discard
+            self.discard = []
+            k = 1 + self.rng.below(len(cards) - 1)
+            self.shoe = cards[k:] + cards[:k]
+            self.shuffles += 1
+
+    fair_deck = S.Deck
+    S.Deck = CutDeck
+    got = [0, 0, 0]
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "h.txt")
+            for preset, seats in tables:
+                for seed in range(1, seeds + 1):
+                    head, events = S.script_session(preset, seats, seed)
+                    with open(path, "w") as f:
+                        f.write("".join(x + "\n" for x in head + events))
+                    alone = shuffle_report(path, hands=False)
+                    both = shuffle_report(path)
+                    got[0] += len(both)
+                    got[1] += sum(r["weak"] for r in alone)
+                    got[2] += sum(r["weak"] for r in both)
+    finally:
+        S.Deck = fair_deck
+    return tuple(got)
+
+
 def calibrate(trials=1000, seed=1, out=print):
     out("shuffle check (firmware/shuffle_check.py): the first %d cards of a pass, weak at "
         "p < %g; %d seeded shuffles each (deck.py's riffle)" % (C.WINDOW, C.LEVEL, trials))
     for kind in SHUFFLES:
         out("  %-12s flagged %5.1f%%" % (kind, 100 * flagged(kind, trials, seed)))
     dealt, hand = pairs_kept("riffle", max(50, trials // 10), seed)
-    out("  pairs side by side after one riffle: dealt one after another %.0f%%, two cards of "
-        "one hand %.0f%% (a fair shuffle: %.0f%%)" % (100 * dealt, 100 * hand, 100 * 2 / 52))
+    out("  pairs side by side after one riffle, hands dealt round a table and collected in "
+        "the order dealt: dealt one after another %.0f%%, two cards of one hand %.0f%% (a "
+        "fair shuffle: %.0f%%)" % (100 * dealt, 100 * hand, 100 * 2 / 52))
+    flags = sessions_flagged(max(1, trials // 250))
+    out("  scripted sessions whose dealer only cuts (simtable, deck.py, %d shuffles): flagged "
+        "%d with the pairs dealt one after another alone, %d with the pairs of a hand too"
+        % flags)
     power = []
     for w in (5, 10, 15, 20, 26, 35):
         power.append("%d cards %.0f%% / %.0f%% / %.1f%%" % (

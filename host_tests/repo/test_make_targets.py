@@ -28,6 +28,8 @@ BENCH = {
                   "--strategy", "basic", "--seed", "1", "--packs", "8"],
     "tools/bench_reader.py": ["tools/bench_reader.py", "--arrivals", "20"],
     "tools/bench_load.py": ["tools/bench_load.py", "--lines", "20"],
+    "tools/shuffles.py --calibrate --trials 1000": ["tools/shuffles.py", "--calibrate",
+                                                   "--trials", "40"],
     "tools/dealer.py --sessions 100": "host_tests/controller/test_dealer_soak.py",
     "tools/dealer.py --pico --sessions 3": "host_tests/pico/test_vpico_deck.py",
     "tools/bench_pico.py": "host_tests/pico/test_pico_goals.py",
@@ -91,6 +93,7 @@ PRINTS = {
     # the flood starts at the table's first prompt, on a fresh flash ('# new session') as on
     # one that held a session ('# resume'): every line is answered
     "tools/bench_load.py": r"20 pasted 'status' lines answered at \d+ lines/s",
+    "tools/shuffles.py": r"fair +flagged +[\d.]+%",
 }
 
 
