@@ -46,6 +46,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/bench_field_edge.py --pico --sessions 1 --seats 3 --events 80
 	$(PY) tools/bench_load.py
 	$(PY) tools/bench_fingers.py
+	$(PY) tools/shuffles.py --calibrate --trials 1000
 	$(PY) tools/dealer.py --sessions 100
 	$(PY) tools/dealer.py --pico --sessions 3
 	$(PY) tools/bench_pico.py

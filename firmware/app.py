@@ -115,10 +115,11 @@ class Table:
             self.lines_in = b.make_serial()
         self.say("# pontoon table: boot")
         s = self.session
+        st.shuffle_check and s.check_shuffles()
         if s.journal.recover():
             if s.journal.dropped:
                 self.say("# journal: torn last line (%d bytes) dropped" % s.journal.dropped)
-            s.replay()
+            s.resume()
             if s.e is not None and s.e.finished():
                 self._session_over()
         s.journal.next_history()         # known ahead, not inside the press that ends a session
@@ -189,6 +190,7 @@ class Table:
         collect()
         if not self.ui.over and s.nev:
             self.ui.history = s.archive()
+            self.narrator.sealed(self.ui.history)
         while s.keep_step():             # the last session's keeping, not done yet
             pass
         self.reader_unwatched()          # (the table took no cards meanwhile)

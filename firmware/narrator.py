@@ -20,6 +20,7 @@ except ImportError:  # CPython
 _DEAL = const(1)
 _PROMPT = const(2)
 _OVER = const(4)
+_SHUFFLE = const(8)
 
 
 class Narrator:
@@ -44,6 +45,7 @@ class Narrator:
 
     def over(self, history):
         self.history = history
+        self.ui.seal = self.session.seal.text    # (the banker's display shows it too)
         self.due |= _OVER
 
     def tell(self):
@@ -54,13 +56,30 @@ class Narrator:
             self.deal_over()
         if due & _PROMPT:
             self.prompt()
+        if due & _SHUFFLE:
+            self.shuffle_verdict()
         if due & _OVER:
             self.session_over(self.history)
+
+    def shuffle_verdict(self):
+        """After a new pass's first cards (settings' shuffle_check): how well it was
+        shuffled (a weak shuffle stays on the banker's display for the pass)."""
+        import shuffle_check
+        self.say("# " + shuffle_check.said(self.session.shuffles, self.session.e.packs))
 
     def card_text(self, card, ph, slot, seat, up):
         """The line of a card taken: slot and seat (Engine.card_seat) as they were before
         it."""
         e = self.session.e
+        sc = self.session.shuffles
+        if sc is not None:               # (its verdict waits for the card's display)
+            if sc.due:
+                sc.due = False
+                self.due |= _SHUFFLE
+                if sc.weak():            # (on the banker's display with this card's)
+                    self.ui.note = "Weak shuffle: %d kept" % sc.kept
+            elif sc.cards <= 1:
+                self.ui.note = ""        # a new pass: the last one's verdict is gone
         name = card_name(card)
         if slot <= -2:
             return "card %s cut for seat %d" % (name, seat)
@@ -100,6 +119,11 @@ class Narrator:
         for s in range(1, e.seats + 1):
             parts.append("%d %s" % (s, V.signed(e.balance(s))))
         self.say("# session over: balances %s; kept as %s" % (", ".join(parts), history))
+        self.sealed(history)
+
+    def sealed(self, history):
+        """The kept session's seal (seal.py): `replay.py --seal` checks a file by it."""
+        self.say("# seal %s (%s)" % (self.session.seal.text, history or "not kept"))
 
     def prompt(self):
         """'> ' and the table's prompt, when it differs from the last one said."""

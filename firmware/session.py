@@ -3,6 +3,7 @@
 # engine from the journal. What the table shows of it is the controller's business: the
 # session only reports through `say` (the serial line's "#" and "!" lines of its own).
 import engine as E
+from seal import Seal
 from snapshot import Snapshot
 from transcript import Header, ParseError, read_events, strip
 
@@ -31,6 +32,8 @@ class Session:
         self.snap_wanted = False         # a fold just emptied the tail: a snapshot next
         self.keeping = ""                # a finished session being kept as this history
         self.kept = False                # journal.txt renamed to it
+        self.seal = Seal()               # SHA-256 of the journal's lines (seal.py)
+        self.shuffles = None             # shuffle_check.ShuffleCheck: each shuffle judged
 
     def start(self, header_lines):
         """A new session from settings' header lines; the reason when they do not make one."""
@@ -42,7 +45,9 @@ class Session:
         except ParseError as x:
             return "settings: " + str(x)
         self.journal.start(header_lines)
+        self.seal.start(header_lines)
         self.snap.remove()
+        self._check_shuffles()
         self.e = e
         self.nev = 0
         self.undo_ok = False
@@ -53,8 +58,12 @@ class Session:
         e = self.e
         ph = e.phase
         ended = e.deals_ended
+        sc = self.shuffles
+        mate = sc.mate(e) if sc is not None and ev == E.EV_CARD else 255
         why = e.apply(ev, seat, amount, card)
         if why is None:
+            if sc is not None:
+                sc.event(ev, card, e.packs, mate)
             self.last_ev = ev
             self.undo_ok = (ev in UNDOABLE and e.deals_ended == ended and e.phase != E.PH_OVER
                             and not (e.phase == E.PH_BANKER and ph != E.PH_BANKER))
@@ -67,6 +76,7 @@ class Session:
         while True:
             try:
                 j.append(line)
+                self.seal.add(line)
                 self.fold_wait = False
                 self.nev += 1
                 return None
@@ -82,7 +92,10 @@ class Session:
 
     def replay(self):
         """Rebuild the engine from the journal (boot, UNDO): from the snapshot when it
-        belongs to this journal, else from the first event. Drops a bad tail."""
+        belongs to this journal, else from the first event. Drops a bad tail. The seal's
+        hash is fed again by seal.catch_up() (boot) or when the seal is taken."""
+        self.seal.drop()
+        self._check_shuffles()           # (from a snapshot: known again after a shuffle)
         self.e = None
         self.nev = 0
         self.undo_ok = False
@@ -113,6 +126,8 @@ class Session:
             cut = x.offset
         finally:
             f.close()
+        if self.shuffles is not None:
+            self.shuffles.due = False    # (a verdict of the past is not said again)
         if cut >= 0:
             self.say("# journal line %d dropped: %s" % (number, why))
             self.journal.cut(cut)
@@ -124,6 +139,20 @@ class Session:
                 return
         self.say("# journal: %d events replayed" % (self.nev - self.snap.events)
                  + (" after a snapshot of %d" % self.snap.events if self.snap.events else ""))
+
+    def resume(self):
+        """A boot: the engine and the seal's running hash from the journal."""
+        self.replay()
+        self.seal.catch_up(self.journal)
+
+    def check_shuffles(self):
+        """Settings' shuffle_check = on: each shuffle judged (shuffle_check.py)."""
+        from shuffle_check import ShuffleCheck
+        self.shuffles = ShuffleCheck()
+
+    def _check_shuffles(self):
+        if self.shuffles is not None:
+            self.shuffles.restart(False)
 
     def _restore(self):
         """The engine from the journal's header with the snapshot's state in it, when the
@@ -172,7 +201,9 @@ class Session:
 
     def end(self):
         """The session is over: the name it will be kept as (hand history), the keeping
-        done by keep_step() a step a loop pass while the table takes no cards."""
+        done by keep_step() a step a loop pass while the table takes no cards. The seal is
+        taken (self.seal.text)."""
+        self.seal.take(self.journal)
         try:
             self.keeping = self.journal.next_history()
         except OSError as x:

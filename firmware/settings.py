@@ -15,6 +15,8 @@
 #   long_ms = 800             buttons: a press this long is a long press
 #   seat_displays = on        off: no seat OLEDs, the players' phones are the seat displays
 #   sound = on                off: the buzzer stays silent (no tick, no buzz)
+#   shuffle_check = off       on: each shuffle judged after a new pass's first cards
+#                             (shuffle_check.py): "weak shuffle: 9 neighbours kept"
 #   web = on                  a board with a network (Pico W) serves the table (web.py)
 #   wifi = Home network       the Wi-Fi to join (spaces allowed); none: its own access point
 #   wifi_password = secret    that network's password
@@ -40,7 +42,7 @@ _NUMBERS = (   # key, low, high (a tuple stays in flash; a dict would be built o
     ("web_port", 1, 65535),
     ("web_timeout", 2, 60),
 )
-_SWITCHES = ("seat_displays", "web", "sound")
+_SWITCHES = ("seat_displays", "web", "sound", "shuffle_check")
 _TEXTS = ("wifi", "wifi_password", "ap_name", "ap_password")   # may hold spaces
 
 

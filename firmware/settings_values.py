@@ -20,6 +20,7 @@ class Settings:
         self.seat_displays = True
         self.web = True
         self.sound = True          # the buzzer's tick and buzz (buzzer.py)
+        self.shuffle_check = False  # each shuffle judged (shuffle_check.py)
         self.wifi = ""
         self.wifi_password = ""
         self.ap_name = "Pontoon"

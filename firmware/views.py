@@ -44,6 +44,8 @@ class UI:
         self.fatal = ""           # settings error / crash: every display shows it
         self.over = False         # the table session is over (T1)
         self.history = ""         # where the finished session was kept
+        self.seal = ""            # its seal (seal.py)
+        self.note = ""            # a weak shuffle's verdict, for the pass (shuffle_check.py)
         self.phones = False       # no seat displays: the phones are (banker display shows
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
@@ -441,8 +443,8 @@ def banker_view(e, ui, out):
         wrap("Winner%s:%s" % ("s" if len(win) > 2 else "", win), out, 2, 3)
         _tokens(e, out, 4, 5, True, True)
         out[6] = "OK: new session"
-        out[7] = ("Kept " + ui.history[ui.history.rfind("/", 0, len(ui.history) - 9) + 1:]
-                  if ui.history else "")
+        out[7] = ("%s seal %s" % (ui.history[-8:-4], ui.seal) if ui.history
+                  else "seal " + ui.seal)
         return -1
     if e.deals and e.ncards(0) and ph != E.PH_CUT:
         if banker_visible(e):
@@ -470,6 +472,8 @@ def banker_view(e, ui, out):
         out[7] = entry_line(ui)
     elif m.kind != _K_NONE:
         out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % m.seat
+    if ui.note and not out[7]:
+        out[7] = ui.note
     if ui.msg:
         message(ui.msg, out, m.kind == _K_CARD)
     return 6

@@ -242,6 +242,7 @@ class Web:
             best = max(e.balance(s) for s in range(1, e.seats + 1))
             out["winners"] = [s for s in range(1, e.seats + 1) if e.balance(s) == best]
             out["history"] = t.ui.history
+            out["seal"] = t.ui.seal
         return out
 
     def _hand(self, slot, seat, shown):

@@ -44,7 +44,7 @@ for(i=0;i<t.seats.length;i++){var q=t.seats[i],w=t.winners&&t.winners.indexOf(q.
 s+='<tr'+(w?' class=w':'')+'><td>'+q.seat+(w?' WINNER':'')+'</td><td class=n>'+
 sg(q.balance)+'</td><td class=n>'+(q.seat in net?sg(net[q.seat]):'')+'</td></tr>'}
 s+='</table></div>';if(t.history)s+='<div class=box>Kept as <a id=kept href="/'+
-t.history.slice(0,-4)+'">'+t.history+'</a>: standings and settle-up</div>';$('t').innerHTML=s;if(window.own)own(t)}
+t.history.slice(0,-4)+'">'+t.history+'</a>: standings and settle-up</div>';if(t.seal)s+='<div class=box id=seal>seal '+t.seal+'</div>';$('t').innerHTML=s;if(window.own)own(t)}
 function poll(){fetch(API+'?after='+v).then(function(r){if(r.status==403){location.reload();
 throw 0}return r.json()}).then(function(t){var same=t.v==v;v=t.v;if(!same){draw(t);
 document.body.dataset.v=t.events}setTimeout(poll,same?1000:0)}).catch(function(){

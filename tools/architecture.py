@@ -21,11 +21,11 @@ PICTURE = os.path.join(ROOT, "docs", "architecture.png")
 PARTS = (
     ("Engine: the rules, pure", (
         "engine", "deal", "actions", "bank_options", "settlement", "shoe_layers", "hands",
-        "cards", "rules", "transcript", "report",
+        "cards", "rules", "transcript", "report", "shuffle_check",
         "native_shim")),  # CPython's stand-in for the emitters the engine's loops use
     ("Session: what happened", (
         "session", "journal_files", "journal", "raw_journal", "raw_recover", "snapshot",
-        "raw_snapshot", "settings", "settings_values")),
+        "raw_snapshot", "seal", "settings", "settings_values")),
     ("Controller: the table's loop", (
         "main", "import_index", "app", "narrator", "console", "controls", "entry", "menu",
         "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run")),

@@ -108,8 +108,8 @@ def smallest_heap(seats, seed, lo=64, hi=320, step=8):
             _, _, d, r = session(tmp, seats, seed, heap="%dk" % k)
             try:
                 r.session()
-            except RuntimeError:
-                r.power_cut()
+            except (RuntimeError, ValueError):   # (ValueError: a VM out of memory mid-
+                r.power_cut()                     # request sent the bridge a torn line)
                 return False
             return r.rc == 0 and d.done
     if not ok(hi):

@@ -311,6 +311,45 @@ print('engine', n, tot, mx, allocs)
 """
 
 
+SEAL_PROBE = """
+import gc, time, micropython
+from seal import Seal
+s = Seal()
+s.start(%r)
+lines = %r
+n = tot = mx = allocs = t = dt = 0
+gc.collect()
+for line in lines:
+    micropython.heap_lock()
+    t = time.ticks_us()
+    try:
+        s.add(line)
+    except MemoryError:
+        allocs += 1
+    dt = time.ticks_diff(time.ticks_us(), t)
+    micropython.heap_unlock()
+    n += 1
+    tot += dt
+    if dt > mx:
+        mx = dt
+t = time.ticks_us()
+s.take(None)
+print('seal', n, tot, mx, allocs, time.ticks_diff(time.ticks_us(), t))
+"""
+
+
+def seal_probe(run, heads):
+    """The seal's running SHA-256 fed each journal line of the sessions, as Session.record
+    does (seal.py): (events, average us, maximum us, allocations, us to take the seal)."""
+    n = tot = mx = allocs = take = 0
+    for head, events in heads:
+        words = run.exec(SEAL_PROBE % (head, events)).split()
+        i = words.index("seal")
+        k, t, m, a, tk = (int(x) for x in words[i + 1:i + 6])
+        n, tot, mx, allocs, take = n + k, tot + t, max(mx, m), allocs + a, max(take, tk)
+    return n, tot / max(1, n), mx, allocs, take
+
+
 def engine_probe(run, head, events):
     out = run.exec(ENGINE_PROBE % (head, events))
     words = out.split()
@@ -454,6 +493,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         heap = heap_lines(run.halt())
         free, block = run.mem_info()
         eevents, eavg, emax, eallocs = engine_probe_sessions(run, heads)
+        seal = seal_probe(run, heads)
         head, events = heads[0]
         run.close()
         boot_ms, boot_alone_ms, boot_events, boot_said = boot_probe(flash, head, events,
@@ -465,7 +505,7 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
             "cards": cards, "buttons": buttons, "buttons_all": buttons_all, "boot_ms": boot_ms,
             "boot_alone_ms": boot_alone_ms, "boot_events": boot_events, "boot_said": boot_said,
             "engine_events": eevents, "engine_avg_us": eavg, "engine_max_us": emax,
-            "engine_allocs": eallocs, "events": nevents,
+            "engine_allocs": eallocs, "events": nevents, "seal": seal,
             "erases": sum(1 for o in ops if o[0] == "e"),
             "programs": sum(o[2] for o in ops if o[0] == "p") // 256,
             "flash_ns": sum(o[3] for o in ops),
@@ -677,6 +717,9 @@ def pico_rows(r, a, goals=True):
                                       and r["engine_allocs"] == 0),
               "" if r["engine_max_us"] <= g["engine_us"] or not goals else
               _by(r["engine_max_us"], g["engine_us"], "us", "%.0f"))
+    n, avg, mx, allocs, take = r["seal"]
+    print("  seal: SHA-256 of each journal line (seal.py, %d events): avg %.0f, max %.0f us, "
+          "%d allocs; the seal taken at the end in %d us" % (n, avg, mx, allocs, take))
     rd = r["reads"]
     print("  reader: a card's record read %.1f ms mean, %.1f ms worst after its tag entered "
           "the field (%d cards); longest gap between two reader polls %d ms; 200 pasted "

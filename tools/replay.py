@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 # Help text as a constant: MicroPython keeps no module docstrings.
-HELP = """usage: replay.py [-h] TRANSCRIPT
+HELP = """usage: replay.py [-h] [--seal DIGITS] TRANSCRIPT
 
 Replay a table transcript and print the JSON document of docs/TRANSCRIPT.md.
 
     python3 tools/replay.py FILE        (also: micropython tools/replay.py FILE)
+    python3 tools/replay.py --seal 3F9A21C7 FILE
+
+--seal DIGITS: only say (one line) whether FILE is the history file the shoe sealed
+with these 8 hex digits (its display and serial line said "seal 3F9A 21C7" at the
+session's end: the first digits of the SHA-256 of the file's bytes); exit 0 when it is,
+1 when it is not.
 
 Exit 0 when the file was read (rejected events are listed in the JSON); exit 2 with a
 one-line message on stderr when the file cannot be read or a line cannot be parsed.
@@ -58,12 +64,41 @@ def _replay_file(path, on_reject=None, on_deal=None):
         return replay_lines(f, on_reject, on_deal)
 
 
+def check_seal(args, out):
+    """replay.py --seal DIGITS FILE: 0 when FILE's seal is DIGITS, 1 when not."""
+    import seal
+    if len(args) != 2:
+        sys.stderr.write("replay: error: --seal takes the seal's digits and one file "
+                         "(see replay.py --help)\n")
+        return 2
+    want = args[0].replace(" ", "").upper()
+    if len(want) != seal.DIGITS or any(c not in "0123456789ABCDEF" for c in want):
+        sys.stderr.write("replay: error: a seal is %d hex digits (3F9A21C7), not %s\n"
+                         % (seal.DIGITS, args[0]))
+        return 2
+    path = args[1]
+    try:
+        with open(path, "rb") as f:
+            got = seal.of_lines(f)
+    except OSError as e:
+        sys.stderr.write("replay: error: cannot read %s: %s\n" % (path, e.strerror or e))
+        return 2
+    want = want[:4] + " " + want[4:]
+    if got == want:
+        out.write("%s: sealed: seal %s, the file the shoe sealed\n" % (path, got))
+        return 0
+    out.write("%s: NOT the sealed file: its seal is %s, not %s\n" % (path, got, want))
+    return 1
+
+
 def main(argv, out=None):
     out = out or sys.stdout
     args = argv[1:]
     if args and args[0] in ("-h", "--help"):
         out.write(HELP)
         return 0
+    if args and args[0] == "--seal":
+        return check_seal(args[1:], out)
     if len(args) != 1:
         sys.stderr.write("replay: error: give one transcript file, not %d arguments "
                          "(see replay.py --help)\n" % len(args))

@@ -2,6 +2,7 @@
 MicroPython VM (.mpy files, devices in CPython through tools/hwbridge.py) and on CPython.
 The ledger must be what tools/replay.py says of the journal, and no frame or serial line
 may show hidden cards."""
+import hashlib
 import os
 
 import pytest
@@ -43,6 +44,14 @@ def check_session(head, events, flash, driver, screens, runner):
     led = S.ledger(files[0])
     assert led["balances"] == want and led["finished"] and led["events"] == []
     over = [ln for ln in driver.output if ln.startswith("# session over")][0]
+    # the seal: the history file's SHA-256, on the serial line and the banker's display
+    with open(files[0], "rb") as f:
+        digits = hashlib.sha256(f.read()).hexdigest()[:8].upper()
+    sealed = "seal %s %s" % (digits[:4], digits[4:])
+    said = [ln for ln in driver.output if ln.startswith("# seal")]
+    assert len(said) == 1 and said[0].startswith("# %s (" % sealed), said
+    assert said[0].endswith("history/0001.txt)")
+    assert "0001 " + sealed in screens.text[8]
     for s, bal in want.items():
         assert ("%s %+d" % (s, bal) if bal else "%s 0" % s) in over
     # every frame and serial line against the hidden cards of its moment
@@ -77,3 +86,12 @@ def test_hidden_check_can_fail():
     assert not check_frames([(0, 1, ["7C 8D   15"])], [], states, 4)  # seat 2's own display
     assert check_serial([(0, "* #3 card 7C to seat 2")], states)
     assert not check_serial([(0, "> Seat 2 to play: STICK TWIST")], states)
+
+
+def test_the_seal_is_the_same_on_cpython_and_micropython(tmp_path):
+    said = []
+    for name, cls, kw in (("cp", R.CPython, {}), ("vm", R.VM, {"heap": R.VM_HEAP})):
+        (tmp_path / name).mkdir()
+        r = play(tmp_path / name, cls, seats=3, seed=8, **kw)
+        said.append([ln.split(" (")[0] for ln in r[3].output if ln.startswith("# seal")])
+    assert said[0] == said[1] and len(said[0]) == 1, said

@@ -23,3 +23,12 @@ def test_make_vpico_plays_a_short_session_to_its_end(tmp_path):
     assert re.search(r"vpico: \d+ events, 8 deals; the Pico's hand history", out), out[-2000:]
     assert "refusals 0; actions redone 0; ledger equal to the scripted session's" in out
     assert (tmp_path / "session.txt").read_text().strip()
+    # the seal the Pico said is the one CPython and the MicroPython VM take of the session
+    m = re.search(r"seal: the Pico said ([0-9A-F]{4}) ([0-9A-F]{4}); the scripted session's "
+                  r"on CPython: \1 \2 \(equal\)", out)
+    assert m, out[-2000:]
+    vm = subprocess.run([os.path.join(os.path.dirname(sys.executable), "micropython"),
+                         os.path.join(ROOT, "tools", "replay.py"), "--seal",
+                         m.group(1) + m.group(2), str(tmp_path / "script.txt")],
+                        capture_output=True, text=True)
+    assert vm.returncode == 0 and "sealed" in vm.stdout, (vm.stdout, vm.stderr)

@@ -32,6 +32,8 @@ BENCH = {
         "host_tests/pico/test_vpico_field_edge.py",
     "tools/bench_load.py": ["tools/bench_load.py", "--lines", "20"],
     "tools/bench_fingers.py": "host_tests/controller/test_fingers.py",
+    "tools/shuffles.py --calibrate --trials 1000": ["tools/shuffles.py", "--calibrate",
+                                                   "--trials", "40"],
     "tools/dealer.py --sessions 100": "host_tests/controller/test_dealer_soak.py",
     "tools/dealer.py --pico --sessions 3": "host_tests/pico/test_vpico_deck.py",
     "tools/bench_pico.py": "host_tests/pico/test_pico_goals.py",
@@ -99,6 +101,7 @@ PRINTS = {
     # the flood starts at the table's first prompt, on a fresh flash ('# new session') as on
     # one that held a session ('# resume'): every line is answered
     "tools/bench_load.py": r"20 pasted 'status' lines answered at \d+ lines/s",
+    "tools/shuffles.py": r"fair +flagged +[\d.]+%",
 }
 
 

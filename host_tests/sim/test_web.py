@@ -118,6 +118,11 @@ def test_pages_and_answers_never_show_hidden_cards(tmp_path):
     best = max(e.balance(s) for s in range(1, 5))
     assert final["winners"] == [s for s in range(1, 5) if e.balance(s) == best]
     assert final["history"].startswith("history/")
+    # the seal on the public page: the kept file's SHA-256 (seal.py)
+    import hashlib
+    with open(S.history_files(wt.flash)[-1], "rb") as f:
+        digits = hashlib.sha256(f.read()).hexdigest()[:8].upper()
+    assert final["seal"] == digits[:4] + " " + digits[4:]
 
 
 def test_hidden_check_of_answers_can_fail():

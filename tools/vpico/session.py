@@ -178,6 +178,14 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
                                     else ""))
     print("  refusals %d; actions redone %d; ledger %s the scripted session's" % (
         len(driver.errors), driver.retries, "equal to" if same else "DIFFERENT from"))
+    import seal
+    said = [ln.split() for ln in lines if ln.startswith("# seal ")]
+    pico_seal = " ".join(said[-1][2:4]) if said else "?"
+    with open(script_path, "rb") as f:
+        script_seal = seal.of_lines(f)
+    sealed = pico_seal == script_seal
+    print("  seal: the Pico said %s; the scripted session's on CPython: %s (%s)" % (
+        pico_seal, script_seal, "equal" if sealed else "DIFFERENT"))
     print("heap (gc.mem_free on the Pico):")
     print("  at the fresh prompt            %d%s" % (
         free_fresh, "" if pico.firmware == "stock" else " (the table stopped, still loaded)"))
@@ -197,7 +205,7 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
     print("emulated %.1f s in %.1f s wall: %.3f emulated s per wall s (session); "
           "whole run %.0f s wall" % (emu, run.t_wall, emu / run.t_wall if run.t_wall else 0,
                                       time.monotonic() - t_start))
-    return 0 if driver.done and same else 1
+    return 0 if driver.done and same and sealed else 1
 
 
 if __name__ == "__main__":
