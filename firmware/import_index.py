@@ -2,8 +2,8 @@
 # the shoe's own UF2 imports frozen modules, which never touch the filesystem).
 # MicroPython finds a module on the filesystem by asking for NAME (a package?), NAME.py and
 # NAME.mpy on each sys.path entry, then opens it. On littlefs each question walks the root
-# directory's metadata on flash: 3 ms for a miss, 6 ms for a hit on a Pico, so about 17 ms
-# an import before a byte of code is read. An ImportIndex lists the files once and is
+# directory's metadata on flash, several times an import before a byte of code is read
+# (docs/DEVELOPING.md has the figures). An ImportIndex lists the files once and is
 # mounted beside them: the questions are answered from that listing, and open() opens the
 # real file (read by littlefs in C, as before).
 import os

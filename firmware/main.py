@@ -7,7 +7,7 @@ import sys
 # Imports that never ask the filesystem. MicroPython keeps no built-in module in
 # sys.modules and looks for an "extensible" one (time, os, array, machine, ...) on every
 # sys.path entry before it takes the built-in, and a module it lacks (the drivers try
-# `typing`) is looked for everywhere: up to six littlefs lookups, about 4 ms on a Pico, at
+# `typing`) is looked for everywhere: up to six littlefs lookups at
 # every such import of every module and function. So the built-ins are registered once,
 # the wiring is imported from the whole path (a board file on the filesystem still takes
 # the frozen one's place), and on the shoe's own UF2 the table then imports from the

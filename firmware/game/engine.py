@@ -83,7 +83,7 @@ _P_CASINO = const(2)
 # State layout. Scalars (the phase, the kitty, the deal's position, ...) are attributes of
 # the engine, all made in __init__ (an accepted event only changes their values, which
 # allocates nothing). Hands, seats and the shoe live in seven preallocated buffers (no
-# per-card or per-hand objects), so the whole state of an 8-seat table is under 1 KB.
+# per-card or per-hand objects), so the whole state stays small enough to copy into a snapshot.
 # Per hand (slot 0 is the banker's): bytes [card0..card4, count, seat, flags] ...
 _HB = const(8)
 _HB_N = const(5)
@@ -184,7 +184,7 @@ class Engine:
             setattr(self, _REGISTER_NAMES[i], regs[i])
 
     def state_bytes(self):
-        """Bytes of game state (the budget is 1 KB for 8 seats)."""
+        """Bytes of game state (tools/bench_engine.py prints them against their budget)."""
         return (4 * len(_REGISTER_NAMES) + len(self.hb) + len(self.hw) * 2
                 + len(self.sw) * 4 + len(self.sb) + len(self.order) + len(self.porder)
                 + len(self.loc))

@@ -1,7 +1,8 @@
 # The engine's money (R1), the banker's turn (K), settlement (S) and the end of a deal
 # (N1-N3, T1): functions of the Engine `e`. The deal's end runs in one event, so its
 # functions are machine code on a Pico (viper reads the engine's buffers as machine bytes
-# and words; native elsewhere): Engine.apply's 1 ms (docs/DEVELOPING.md).
+# and words; native elsewhere), so that Engine.apply keeps within its budget
+# (docs/DEVELOPING.md).
 from micropython import const
 
 

@@ -35,7 +35,7 @@ class Buttons:
             return -1                    # nothing pressed, nothing pending
         ev = -1
         quiet = True
-        pins = self.pins                 # (locals: on a Pico this runs every 5 ms)
+        pins = self.pins                 # (locals: this runs at every sample)
         raw = self.raw
         state = self.state
         for i in range(self.n):
@@ -121,7 +121,7 @@ class Buttons:
 
 
 class SampledButtons:
-    """Buttons sampled by a timer (the board's make_button_timer, e.g. every 5 ms) rather
+    """Buttons sampled by a timer (the board's make_button_timer) rather
     than by the main loop, whose passes can be longer than a quick press: a press is never
     lost however long a display redraw takes. The timer's callback runs Buttons.poll on the
     elapsed milliseconds and queues the events; poll() takes one. On the Pico the callback
@@ -151,7 +151,7 @@ class SampledButtons:
         self.timer = make_timer(period_ms, self._cb)
 
     def _sample(self, _timer):
-        # the elapsed time, not the sample count: while the flash erases (45 ms, the CPU
+        # the elapsed time, not the sample count: while the flash erases (the CPU
         # stalled) ticks are dropped, and a press must still last what it lasted
         try:
             t = self.ticks()

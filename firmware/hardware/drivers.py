@@ -5,7 +5,7 @@
 # `busio` and `digitalio` resolve to firmware/busio.py and firmware/digitalio.py, which must
 # come before any Blinka copies on the import path (MICROPYPATH / sys.path).
 # The displays' driver and the reader's are installed apart: at boot the displays are drawn
-# before the PN532 driver (the biggest, 40 ms to import on a Pico) is even imported.
+# before the PN532 driver (the biggest, the slowest to import) is even imported.
 import sys
 
 from . import drvtime
@@ -28,7 +28,7 @@ def install_displays():
 
 
 def forget_displays():
-    """Let the display driver's module go (1.3 KB of a Pico's heap): seat_displays keeps
+    """Let the display driver's module go (its heap is needed elsewhere): seat_displays keeps
     its init commands and its buffer, and draws with its own font. Imported again (and
     installed) by the next install_displays()."""
     sys.modules.pop("adafruit_ssd1306", None)

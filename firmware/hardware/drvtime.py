@@ -5,8 +5,8 @@
 # driver modules to this module (the driver files stay unchanged). On a Pico the source is
 # time.ticks_ms (unwrapped, so monotonic() never jumps back); on the host, use(clock)
 # switches everything to the simulated clock so driver timeouts run in simulated time.
-# monotonic() is a float of seconds since rebase(): single-precision floats on the rp2 keep
-# 1 ms resolution for ~4.6 h after a rebase, so the shoe reader rebases at each poll.
+# monotonic() is a float of seconds since rebase(): single-precision floats on the rp2 lose
+# millisecond resolution after a few hours, so the shoe reader rebases at each poll.
 import time
 
 _clock = None

@@ -11,8 +11,8 @@
 #                             the chip silent (the caller reports it in its own words)
 # Command codes and parameter bytes are docs/DEVICES.md's; they live only here. Private
 # attributes reuse names the driver and the reader already had (_i2c, _st, _t0, _want,
-# _fails): on the unix VM each new name is a heap qstr, and test_hw_heap's smallest heap
-# has room for only a few more before its qstr pool grows by 7 KB.
+# _fails): on the unix VM each new name is a heap qstr, and test_hw_heap's small heap
+# has room for only a few more before its qstr pool grows.
 from . import drvtime
 
 from micropython import const
@@ -22,8 +22,8 @@ INLIST = const(0x4A)       # InListPassiveTarget
 INDATA = const(0x40)       # InDataExchange
 INRELEASE = const(0x52)    # InRelease
 RFCONFIG = const(0x32)     # RFConfiguration
-_NTAG_READ = const(0x30)   # through InDataExchange: 16 bytes from a page
-_NTAG_WRITE = const(0xA2)  # through InDataExchange: 4 bytes to a page
+_NTAG_READ = const(0x30)   # through InDataExchange: four pages from a page on
+_NTAG_WRITE = const(0xA2)  # through InDataExchange: one page
 _CFG_RETRIES = const(0x05)  # RFConfiguration item: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
 _PN532TOHOST = const(0xD5)
 _NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"   # host -> PN532: send that answer again
@@ -48,7 +48,7 @@ def read_params():
 
 
 def write_params():
-    """InDataExchange WRITE parameters, filled per page: Tg, WRITE, page, 4 bytes."""
+    """InDataExchange WRITE parameters, filled per page: Tg, WRITE, page, its 4-byte data."""
     return bytearray((0, _NTAG_WRITE, 0, 0, 0, 0, 0))
 
 
@@ -88,7 +88,7 @@ class Link:
             return False
 
     def configure(self, params):
-        """RFConfiguration as one blocking call (at most ~0.1 s): True if accepted."""
+        """RFConfiguration as one blocking call (its driver's timeout): True if accepted."""
         try:
             return self.pn.call_function(RFCONFIG, params=params, timeout=0.05) is not None
         except (OSError, RuntimeError):

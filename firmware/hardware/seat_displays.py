@@ -2,7 +2,7 @@
 # buffer. show() renders one display's changed lines into the driver's buffer, then sends
 # only the columns that changed: for each 8-pixel page, the span from the first to the last
 # character that differs from what that panel last received (a card added to a hand is a
-# few characters, about 30 bytes on the bus instead of a 130-byte page).
+# few characters, a short span on the bus instead of a whole page).
 #
 # Text: one line per 8-pixel page, up to 21 characters of the 5x7 font (6-pixel advance)
 # written straight into the driver's MONO_VLSB buffer; font=None uses the driver's own
@@ -31,8 +31,8 @@ _UNKNOWN = 0  # a page whose content is not known (after a failure or redraw())
 _NO_HIGHLIGHT = 255
 _INTERRUPTED = const(-2)
 # Whole pages go out at most _RUN_PAGES in one write: the longest the bus is held by a
-# display (two 128-column pages: 270 bytes, 6.1 ms at 400 kHz) while a card may be waiting
-# (a tag entering the field is not answered for about 7 ms anyway: the PN532 activates it)
+# display while a card may be waiting: no longer than the PN532 takes to activate a tag
+# entering the field, which is not answered before then anyway
 _RUN_PAGES = const(2)
 
 
@@ -41,8 +41,8 @@ _SET_COLUMNS = 0x21
 _ON = b"\x00\xaf"
 
 
-# The two loops a page costs, as machine code on a Pico (viper: about 15 ms of Python a
-# display became well under 1 ms). A line is read as its UTF-8 bytes, n characters of it:
+# The two loops a page costs, as machine code on a Pico (viper: in Python they were the
+# slowest part of a redraw). A line is read as its UTF-8 bytes, n characters of it:
 # a character outside the font (and each of its continuation bytes' lead) counts as '?',
 # one cell, as it is drawn. The font's geometry is font5x7's: 5 columns, 6-pixel advance,
 # 95 glyphs from ' '.
@@ -146,7 +146,7 @@ class SeatDisplays:
         self._hl = bytearray(self.n)
         # columns a..b, pages a..b: each command byte after a control byte 0x80 (Co = 1: one
         # command, then another control byte), so that the page's data follow in the same
-        # write (one transfer a page, not two: 0.3 ms less a page on a Pico)
+        # write (one transfer a page, not two: one start and address fewer)
         self._cmd = bytearray(b"\x80\x21\x80\x00\x80\x7f\x80\x22\x80\x00\x80\x07")
         self.bytes_sent = 0          # payload + address bytes pushed by show()
         self.last_bytes = 0
@@ -173,7 +173,7 @@ class SeatDisplays:
     def _mark(self, i, value):
         n = self.pages * self.cols
         o = i * n
-        self._text[o:o + n] = bytes([value]) * n        # in C: a loop here was 2 ms a panel
+        self._text[o:o + n] = bytes([value]) * n        # in C, not a Python loop
 
     def _init(self, i):
         dev = self._devs[i]
@@ -263,7 +263,7 @@ class SeatDisplays:
                     o = (i * self.pages + p) * cols
                     whole = (p == highlight) != (p == old_hl) or text[o] == _UNKNOWN
                     # the cells compared in machine code (a copy of each line shown, to
-                    # compare strings instead, held about 3 KB of heap for 9 displays)
+                    # compare strings instead, would hold heap for every display)
                     r = _cells(text, o, line, len(line), cols, 1 if whole else 0)
                     if r >= 0:
                         first = r & 0xFF

@@ -7,8 +7,8 @@
 # Speed (tools/bench_reader.py, README "The reader at dealing speed"): the PN532 retries
 # activation by itself until a tag answers, answers are read exactly as long as they are
 # (pn532_link.py), a card is reported before its target is
-# released, and wait() lets the idle controller wake on the IRQ pin: a card is known
-# 11.8 ms at worst after it enters the field, on the models. urgent() tells the controller
+# released, and wait() lets the idle controller wake on the IRQ pin (tools/bench_reader.py
+# measures how soon a card is known). urgent() tells the controller
 # to hold its display pages back while a card is being read.
 #
 # Card identity: the tag's NDEF Text record ("QH", "TS", "10S"; TLVs are walked, so a lock
@@ -66,7 +66,7 @@ _PASSIVE_RETRIES = const(0xFF)
 # poll(hold=True) keeps the release after a reported card waiting this long at most (the
 # card's own display goes first; a next card is then found by a listing that starts later)
 _HOLD_MS = const(20)
-_EMPTY_MS = const(15)     # > a listing of two tags: 2 + 0.5 + 2 x 4.5 ms in the models
+_EMPTY_MS = const(15)     # longer than a listing of two tags (docs/DEVICES.md)
 _SAID = const(12)         # a tag's text quoted in a not-a-card anomaly: so much fits a display
 
 TWO_TAGS = "two-tags"
@@ -82,8 +82,8 @@ if sys.implementation.name != "micropython":  # CPython: the viper functions run
     from game.native_shim import micropython, ptr8  # noqa: F401
 
 
-# Byte loops on a card's way in, as machine code (in Python they were about 1 ms a card on
-# a Pico: a UID compared or copied 7 bytes at a time, a READ's 16 bytes copied)
+# Byte loops on a card's way in, as machine code (each a Python loop otherwise, on every
+# card: a UID compared or copied, a READ's data copied)
 @micropython.viper
 def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
     for i in range(n):
@@ -432,7 +432,7 @@ class ShoeReader:
         self._send(INDATA, p, _READING)
 
     def _read_done(self, r, o, end):
-        """An InDataExchange READ answer: r[o:end] = status, 16 bytes."""
+        """An InDataExchange READ answer: r[o:end] = status, then four pages."""
         s = self._slot
         if end - o < 17 or r[o] & 0x3F:
             # timeout (tag left), CRC, ... : never use the data; detect again and retry

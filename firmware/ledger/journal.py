@@ -3,8 +3,8 @@
 # a power cut the controller replays the journal and continues where it was.
 #
 # Two files make one journal, because appending to a littlefs file is expensive: every
-# flushed append copies the file's last block into a freshly erased one (45 ms of stalled
-# CPU on the Pico's flash). So the newest lines go to a small tail file, jtail/lines.txt,
+# flushed append copies the file's last block into a freshly erased one (an erase stalls
+# the CPU). So the newest lines go to a small tail file, jtail/lines.txt,
 # that littlefs keeps inline in its directory's metadata log: a flush there programs a
 # page or two and erases a block only when that log fills (about one flush in ten), and the
 # directory holds nothing else, so its compaction is small. The tail's first line is

@@ -10,7 +10,7 @@
 import os
 
 _CHUNK = 256
-RESERVE = 64 * 1024        # free flash kept for the running session (a few 4 KB blocks)
+RESERVE = 64 * 1024        # free flash kept for the running session (a few blocks)
 
 
 def _exists(path):
@@ -160,7 +160,7 @@ class JournalFiles:
 
     def next_history(self):
         """The path the journal would be kept as now: history/NNNN.txt, the next number
-        (the folder is listed once: 1.4 ms on a Pico; pruning never removes the newest)."""
+        (the folder is listed once; pruning never removes the newest)."""
         if self.newest < 0:
             names = self._history_names()
             self.newest = int(names[-1][:4]) if names else 0

@@ -1,6 +1,6 @@
 # Snapshots (snapshot.py's records) in the raw flash region after the journal's tail
 # (raw_journal.py): each a run of whole pages from a page boundary, written after the last,
-# so that taking one costs page programs (0.4 ms each) and never an erase. A boot tries
+# so that taking one costs page programs and never an erase. A boot tries
 # them newest first and takes the first that checks (its CRC, and the journal still
 # beginning with the bytes it was taken after); a torn one fails its CRC. Once the space
 # is more than half used, a new session's start erases it; until then records of older

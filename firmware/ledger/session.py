@@ -215,7 +215,7 @@ class Session:
 
     def fold(self):
         """One step of the flash's housekeeping, so that the loop serves the reader and the
-        buttons between steps (each an erase or two of 45 ms with the CPU stalled): the
+        buttons between steps (each an erase or two, the CPU stalled meanwhile): the
         journal's tail appended to journal.txt, then the stale tail file removed; with
         neither, a snapshot. False when the flash refused the fold (the tail stays valid;
         tried again after an event)."""

@@ -1,6 +1,6 @@
 # The engine as it stood at a point of the journal (jsnap/state.bin), so that a boot or an
-# UNDO replays only the events after it instead of the whole session (on a Pico about 2 ms
-# an event: a 330-event session took 0.7 s to replay).
+# UNDO replays only the events after it instead of the whole session (a whole session's
+# replay is the slowest part of a boot: docs/DEVELOPING.md).
 #
 # Taken after the journal's tail is folded into journal.txt. Trusted only when its own
 # bytes check (CRC-32: a power cut mid-write leaves a torn file) and the journal still

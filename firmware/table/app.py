@@ -124,8 +124,8 @@ class Table:
             self.say("# resume #%d" % s.nev)
             self.after_event(-1)
         self.narrator.tell()
-        # every display drawn before the reader starts (the PN532 driver's reset sleeps
-        # 0.2 s): the table is seen sooner, and no card could be read before anyway (the
+        # every display drawn before the reader starts (the PN532 driver's reset sleeps):
+        # the table is seen sooner, and no card could be read before anyway (the
         # prompt is out already: after_event said it)
         sc.all_dirty()
         sc.draw_all()
@@ -254,8 +254,8 @@ class Table:
             # a card or a play within the deal's phase changes only the displays of the
             # seat it concerns, the seat the next card goes to, whoever acts now
             # (after_event), the deal's banker (his hand, his balance) and the banker
-            # display; the other seats show what they showed (their lines not built again:
-            # 2-3 ms a display on a Pico, and a next card is read sooner)
+            # display; the other seats show what they showed (their lines not built again,
+            # so a next card is read sooner)
             few = (_bit(target if ev == E.EV_CARD else seat) | _bit(e.card_seat())
                    | _bit(V.deal_banker(e)) | 1 << BANKER_DISPLAY)
         self.after_event(prio, few)

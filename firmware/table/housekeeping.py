@@ -1,7 +1,7 @@
 # What the loop does when nothing else is due: a garbage collection after each burst of
 # activity, the heap's figures once a deal, and folding the journal's tail at moments when
-# no card can come. On a Pico the loop is blind meanwhile (a collection 19 ms, each heap
-# figure another 8 ms, a fold a few hundred ms of flash work), so each waits for its moment.
+# no card can come. The loop is blind meanwhile (a collection, a heap figure and, longest,
+# a fold's flash work), so each waits for its moment.
 from micropython import const
 
 
@@ -19,10 +19,9 @@ _SNAP_AFTER = const(16)        # events a boot may replay before a snapshot is d
 # is not left high in the heap, splitting the free space (MicroPython allocates first-fit
 # from the bottom). The table's own collection after each burst usually comes first.
 # The boot (its imports and replay: most of what the table will ever hold) collects every
-# _BOOT_GC_EVERY bytes instead, until start(): every 24 KB it marked the same live data
-# again and again (120 ms of a boot on the stock UF2), and with no threshold at all the
-# code loaded from .mpy files lay scattered among the boot's garbage (a largest free block
-# of 30 KB after three sessions on the stock UF2, against 77 KB).
+# _BOOT_GC_EVERY bytes instead, until start(): at GC_EVERY it would mark the same live data
+# again and again, and with no threshold at all the code loaded from .mpy files would lie
+# scattered among the boot's garbage, splitting the free space (the stock UF2).
 GC_EVERY = 24 * 1024
 _BOOT_GC_EVERY = const(64 * 1024)
 

@@ -129,8 +129,8 @@ class Screens:
             h = self.held_hash           # its lines still (no rebuild for a page)
         else:
             hl = self.lines(i)
-            # the display an event concerns has surely changed: its hash (0.4 ms on a
-            # Pico) is taken once it is drawn
+            # the display an event concerns has surely changed: its hash (a walk of
+            # every line) is taken once it is drawn
             h = 0 if self.drawing_first else self._hash(hl)
             self.held = i
             self.held_gen = self.gen

@@ -1,7 +1,7 @@
 # A tag-mode run (write, enrol or check the deck's tags) between deals: while it runs it
 # has the reader and the banker's display to itself; at its end the table's screens come
 # back. The tag mode (tagmode.py) is made on first use and let go after each run, its
-# modules too: 2.5 KB of the Pico's heap that a table mostly never needs again.
+# modules too: heap that a table mostly never needs again.
 import sys
 
 from ledger import forget

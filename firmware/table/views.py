@@ -481,7 +481,7 @@ def _tokens(e, out, first, last, balances, stakes):
     busts = 0
     if stakes and not balances:
         # each seat's stake and whether a hand of it is bust, in one walk of the hands
-        # (a walk a seat was about 4 ms for eight seats on a Pico); a bust adds 1 << 24
+        # (not a walk a seat); a bust adds 1 << 24
         st = [0] * (e.seats + 1)
         for k in range(e.norder):
             slot = e.slot_at(k)
@@ -493,8 +493,8 @@ def _tokens(e, out, first, last, balances, stakes):
         if not e.casino and s == dealer and not balances:
             continue
         if balances:
-            n = e.balance(s)             # (one format a token: signed() and a second one
-            tok = ("S%d +%d" if n > 0 else "S%d %d") % (s, n)   # were 0.2 ms on a Pico)
+            n = e.balance(s)             # (one format a token, not signed() and a second)
+            tok = ("S%d +%d" if n > 0 else "S%d %d") % (s, n)
         elif stakes:
             n = st[s]
             if n >> 24:

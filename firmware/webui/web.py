@@ -27,6 +27,7 @@ from table import views as V
 from game.cards import card_name
 
 _MAX_OPEN = const(12)          # connections at once, more are closed at once
+_SLOW_TURN_US = const(2000)    # a turn over 2000 us is counted as slow
 # long polls held at once; more answer "unchanged" at once and their pages ask again a
 # second later (the rp2 port's lwIP keeps 5 TCP connections: MEMP_NUM_TCP_PCB's default)
 HOLD_MAX = 4
@@ -108,7 +109,7 @@ class Web:
         self.sent = 0
         self.most_slices = 0               # most slices between two table steps
         self.most_away_us = 0              # longest the table task waited for its turn
-        self.slow_turns = 0                # turns that took over 2 ms
+        self.slow_turns = 0                # turns that took over _SLOW_TURN_US
         self.away_us = 0                   # all the turns together
         self.server = None
         self._new_codes()
@@ -526,14 +527,14 @@ async def _table_loop(web):
         s0 = web.slices
         t0 = ticks_us() if ticks_us is not None else 0
         # the connections' turn: all of them at once, one slice each (idle on a real
-        # board: asyncio waits up to 1 ms on the sockets)
+        # board: asyncio waits on the sockets for the shortest sleep)
         await _sleep_ms(0 if busy or simulated else 1)
         if ticks_us is not None:
             away = ticks_diff(ticks_us(), t0)
             web.away_us += away
             if away > web.most_away_us:
                 web.most_away_us = away
-            if away > 2000:
+            if away > _SLOW_TURN_US:
                 web.slow_turns += 1
         n = web.slices - s0
         if n > web.most_slices:
