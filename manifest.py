@@ -4,7 +4,8 @@
 #   include("../../../manifest.py", board="pico")             # the Pico
 #   include("../../../manifest.py", board="pico_w", web=True)  # the Pico W
 #
-# Frozen: every firmware/ module but the .mpy path's import_index, main.py included
+# Frozen: firmware/'s packages (the web part, webui, on the Pico W only) and its top-level
+# modules but the .mpy path's import_index and the host's micropython.py; main.py included
 # (MicroPython runs a frozen main.py at boot, before looking on the filesystem: the UF2
 # alone is the shoe); the board's wiring as `board` (and boards/pico.py as `pico` on the
 # Pico W, which imports it); the Adafruit drivers at the versions requirements.txt pins;
@@ -19,12 +20,16 @@ options.defaults(board="pico", web=False)  # noqa: F821 - manifest API
 
 # manifest files run with the current directory set to their own folder
 _fw = "firmware"
-# import_index serves the .mpy path's imports from the filesystem: nothing to do here
-_NOT_FROZEN = ("import_index.py",)
-_WEB_ONLY = ("web.py", "web_pages.py", "web_history.py")
+# import_index serves the .mpy path's imports from the filesystem; micropython.py is the
+# host's stand-in for the built-in module
+_NOT_FROZEN = ("import_index.py", "micropython.py")
+_WEB = ("webui",)
 for _name in sorted(os.listdir(_fw)):
-    if _name.endswith(".py") and _name not in _NOT_FROZEN and (
-            _name not in _WEB_ONLY or options.web):  # noqa: F821
+    if os.path.isdir(os.path.join(_fw, _name)):
+        if os.path.exists(os.path.join(_fw, _name, "__init__.py")) and (
+                _name not in _WEB or options.web):  # noqa: F821
+            package(_name, base_path=_fw)  # noqa: F821
+    elif _name.endswith(".py") and _name not in _NOT_FROZEN:
         module(_name, base_path=_fw)  # noqa: F821
 
 # A module is named after its file, so the wiring is staged as board.py (pico.py) under

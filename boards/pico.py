@@ -46,27 +46,27 @@ def make_i2c():
 def make_mux():
     global _mux
     if _mux is None:
-        from tca9548a import TCA9548A
+        from hardware.tca9548a import TCA9548A
         _mux = TCA9548A(make_i2c(), MUX_ADDR)
     return _mux
 
 
 def make_pn532():
-    import drivers
+    from hardware import drivers
     from digitalio import DigitalInOut
     reset = DigitalInOut(Pin(PN532_RESET, Pin.OUT, value=1))
     return drivers.pn532(make_i2c(), reset=reset)
 
 
 def make_reader(uid_map=None, **kw):
-    from shoe_reader import ShoeReader
+    from hardware.shoe_reader import ShoeReader
     irq = Pin(PN532_IRQ, Pin.IN, Pin.PULL_UP)
     return ShoeReader(make_pn532(), irq=irq, uid_map=uid_map, **kw)
 
 
 def make_displays(n=9, height=64, font=-1):
-    import drivers
-    from seat_displays import SeatDisplays
+    from hardware import drivers
+    from hardware.seat_displays import SeatDisplays
     drivers.install_displays()
     mux = make_mux()
     targets = [(mux.channel(SLOTS[i][0]), SLOTS[i][1]) for i in range(n)]
@@ -81,15 +81,15 @@ def make_buttons():
 
 
 def make_buzzer():
-    """The buzzer (firmware/buzzer.py): PWM on BUZZER, silent until a tone starts."""
-    from buzzer import Buzzer
+    """The buzzer (firmware/hardware/buzzer.py): PWM on BUZZER, silent until a tone starts."""
+    from hardware.buzzer import Buzzer
     from machine import PWM
     return Buzzer(PWM(Pin(BUZZER)))
 
 
 def make_serial():
     """Lines typed on the USB serial port (sys.stdin, polled without blocking)."""
-    from serial_lines import StdinLines
+    from hardware.serial_lines import StdinLines
     return StdinLines()
 
 

@@ -6,7 +6,7 @@
 # the make_*() functions are the board API the controller uses.
 # The models are imported inside World(), so a VM-side client (boards/simdev/remote.py)
 # can use the make_*() functions without loading them.
-import drvtime
+from hardware import drvtime
 
 PN532_ADDR = 0x24
 MUX_ADDR = 0x70
@@ -87,25 +87,25 @@ def make_i2c():
 def make_mux():
     w = _world()
     if w.mux_driver is None:
-        from tca9548a import TCA9548A as Mux
+        from hardware.tca9548a import TCA9548A as Mux
         w.mux_driver = Mux(make_i2c(), MUX_ADDR)
     return w.mux_driver
 
 
 def make_pn532():
-    import drivers
+    from hardware import drivers
     return drivers.pn532(make_i2c())
 
 
 def make_reader(uid_map=None, **kw):
-    from shoe_reader import ShoeReader
+    from hardware.shoe_reader import ShoeReader
     w = _world()
     return ShoeReader(make_pn532(), irq=w.pn532.irq, uid_map=uid_map, **kw)
 
 
 def make_displays(n=9, height=64, font=-1):
-    import drivers
-    from seat_displays import SeatDisplays
+    from hardware import drivers
+    from hardware.seat_displays import SeatDisplays
     drivers.install_displays()
     mux = make_mux()
     targets = [(mux.channel(SLOTS[i][0]), SLOTS[i][1]) for i in range(n)]
@@ -120,12 +120,12 @@ def make_buttons():
 
 
 def make_buzzer():
-    """The buzzer (firmware/buzzer.py) on the world's piezo model; None for a VM-side world
+    """The buzzer (firmware/hardware/buzzer.py) on the world's piezo model; None for a VM-side world
     (boards/simdev/remote.py), which has none."""
     piezo = getattr(_world(), "buzzer", None)
     if piezo is None:
         return None
-    from buzzer import Buzzer
+    from hardware.buzzer import Buzzer
     return Buzzer(piezo)
 
 

@@ -3,7 +3,7 @@
 # model), a table full of phones inside the Pico. Copied to the emulated Pico W's flash as
 # board.mpy, where it shadows the frozen board module; never deployed to a real one.
 #
-# Each phone does what the real pages do (firmware/web_pages.py): the public page and each
+# Each phone does what the real pages do (firmware/webui/web_pages.py): the public page and each
 # seat's page (logged in with the code its display shows) long-poll their JSON with
 # ?after=VERSION, ask again at once after a change, a second later when nothing changed,
 # two seconds after an error, and log in again on a 403. Requests go through in-memory

@@ -2,13 +2,16 @@
 # the shoe's own UF2 imports frozen modules, which never touch the filesystem).
 # MicroPython finds a module on the filesystem by asking for NAME (a package?), NAME.py and
 # NAME.mpy on each sys.path entry, then opens it. On littlefs each question walks the root
-# directory's metadata on flash: 3 ms for a miss, 6 ms for a hit on a Pico, so about 17 ms
-# an import before a byte of code is read. An ImportIndex lists the files once and is
+# directory's metadata on flash, several times an import before a byte of code is read
+# (docs/DEVELOPING.md has the figures). An ImportIndex lists the files once and is
 # mounted beside them: the questions are answered from that listing, and open() opens the
 # real file (read by littlefs in C, as before).
 import os
 
 MOUNT = "/.imports"
+# the folders listed all the way down: the drivers' and the firmware's packages (the data
+# folders, history/ and the journal's, are never imported from)
+DEEP = ("lib", "game", "ledger", "table", "hardware", "tagging", "webui")
 _DIR = 0x4000
 _FILE = 0x8000
 
@@ -18,7 +21,7 @@ def mount(path):
     ImportIndex at MOUNT from now on; nothing on a port without user filesystems."""
     try:
         import vfs
-        vfs.mount(ImportIndex(("lib",)), MOUNT)
+        vfs.mount(ImportIndex(), MOUNT)
     except (ImportError, OSError, AttributeError):
         return
     root = os.getcwd() == "/"
@@ -42,7 +45,7 @@ class ImportIndex:
     files of the current directory and of its folders named in `deep`, all the way down,
     as they were when it was made; for sys.path entries only."""
 
-    def __init__(self, deep=("lib",)):
+    def __init__(self, deep=DEEP):
         self.kinds = {}                  # "/name" or "/lib/pkg/name.mpy": _DIR or _FILE
         self._list("", deep)
 

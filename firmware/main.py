@@ -7,7 +7,7 @@ import sys
 # Imports that never ask the filesystem. MicroPython keeps no built-in module in
 # sys.modules and looks for an "extensible" one (time, os, array, machine, ...) on every
 # sys.path entry before it takes the built-in, and a module it lacks (the drivers try
-# `typing`) is looked for everywhere: up to six littlefs lookups, about 4 ms on a Pico, at
+# `typing`) is looked for everywhere: up to six littlefs lookups at
 # every such import of every module and function. So the built-ins are registered once,
 # the wiring is imported from the whole path (a board file on the filesystem still takes
 # the frozen one's place), and on the shoe's own UF2 the table then imports from the
@@ -21,7 +21,7 @@ def _import_table(path):
     filesystem takes the frozen one's place); the path then stays narrowed to the frozen
     modules on the shoe's own UF2, to an ImportIndex of the files on the stock one."""
     if sys.implementation.name != "micropython" or ".frozen" not in path:
-        import app
+        from table import app
         return app, None
     keep = path[:]
     path.clear()                         # an empty sys.path makes import take the built-in
@@ -32,7 +32,7 @@ def _import_table(path):
             pass
     path.append(".frozen")
     try:
-        import app                       # the shoe's own UF2
+        from table import app            # the shoe's own UF2
         frozen = True
     except ImportError:                  # the stock UF2: the table is files (.mpy)
         frozen = False
@@ -44,7 +44,7 @@ def _import_table(path):
             mount(path)
         except ImportError:              # deployed before there was one
             pass
-        import app
+        from table import app
     import board
     if frozen:
         path.clear()

@@ -3,9 +3,9 @@ every frame and serial line of a simulated session."""
 import bisect
 import re
 
-import engine as E
-from cards import card_name
-from transcript import Header, parse_event, strip
+from game import engine as E
+from game.cards import card_name
+from game.transcript import Header, parse_event, strip
 
 
 def hidden_states(head, events):
@@ -193,7 +193,7 @@ class Bench:
         """Deal `text` from the deck through the reader (the test stacked the shoe so that
         it comes out now; a card already dealt is picked up again: the same sticker);
         returns the new output lines."""
-        from cards import parse_card
+        from game.cards import parse_card
         self.follow()
         return self.wave(self.deck.deal(parse_card(text)).tag)
 
@@ -211,7 +211,7 @@ class Bench:
         return self.out[n:]
 
     def screen(self, i):
-        return self.world.displays[i].text_rows(__import__("font5x7").FONT)[0]
+        return self.world.displays[i].text_rows(__import__("hardware.font5x7").font5x7.FONT)[0]
 
     def journal(self):
         text = self.S.journal_text(self.flash)
@@ -273,7 +273,7 @@ class ButtonDriver(_driver_base()):
         self.steps.append((t, look))
 
     def plan(self, now):
-        import engine as E
+        from game import engine as E
         k = self.acked
         line = self.events[k]
         ev, seat, amount, card = parse_event(strip(line))

@@ -21,6 +21,17 @@ for p in (HERE, FIRMWARE, ROOT, TOOLS):
         sys.path.insert(0, p)
 
 
+def firmware_file(module):
+    """The source of a firmware module, dotted ("game.engine") or by its own name ("engine",
+    found in whichever package holds it)."""
+    if "." in module:
+        return os.path.join(FIRMWARE, *module.split(".")) + ".py"
+    for dirpath, _, files in os.walk(FIRMWARE):
+        if module + ".py" in files:
+            return os.path.join(dirpath, module + ".py")
+    raise FileNotFoundError("no firmware module " + module)
+
+
 def run_micropython(args, heapsize="1m", micropypath=None, stdin=None, timeout=300, cwd=None):
     """Run the real MicroPython VM; returns CompletedProcess (bytes)."""
     env = dict(os.environ)

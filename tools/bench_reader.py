@@ -40,7 +40,7 @@ CONFIGS = [
 
 
 def reader_for(world, kw, irq):
-    from shoe_reader import ShoeReader
+    from hardware.shoe_reader import ShoeReader
     pn = sim.make_pn532()
     if irq:
         return ShoeReader(pn, irq=world.pn532.irq, **kw)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The heap the web part (firmware/web.py + microdot + asyncio) adds, on the MicroPython
+"""The heap the web part (firmware/webui/web.py + microdot + asyncio) adds, on the MicroPython
 unix port (64-bit: object headers and pointers twice a Pico's), and the table loop while
 serving (prints numbers, asserts nothing):
 
@@ -31,7 +31,10 @@ for p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "firmware"), ROOT,
 
 IMPORTS = r"""
 import gc
-import json, engine, views, cards, drvtime, transcript   # the table has these already
+import json   # the table has these already:
+from game import engine, cards, transcript
+from table import views
+from hardware import drvtime
 gc.collect()
 a = gc.mem_alloc()
 import asyncio
@@ -40,7 +43,7 @@ b = gc.mem_alloc()
 import microdot
 gc.collect()
 c = gc.mem_alloc()
-import web, web_pages
+from webui import web, web_pages
 gc.collect()
 d = gc.mem_alloc()
 print(b - a, c - b, d - c)

@@ -84,7 +84,7 @@ def check_seats(prog, preset, seats, banker=0):
     what the shoe can play for `preset`; the one range is rules.seat_range."""
     if _FIRMWARE not in sys.path:
         sys.path.insert(0, _FIRMWARE)
-    import rules
+    from game import rules
     why = rules.seats_error(preset, seats, banker)
     if why:
         fail(prog, why)

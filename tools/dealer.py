@@ -25,7 +25,7 @@ scripted one.
 
     .venv/bin/python tools/dealer.py [--sessions 40] [--seed 1] [--rate 0.04] [--pico]
 
-What the dealer hears is checked too (the buzzer, firmware/buzzer.py, through the piezo
+What the dealer hears is checked too (the buzzer, firmware/hardware/buzzer.py, through the piezo
 model's tones): a buzz for every mistake the table refuses, none for the ones it rightly
 takes quietly (SOUNDS).
 """
@@ -40,10 +40,10 @@ for _p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
         sys.path.insert(0, _p)
 
 import cli  # noqa: E402,F401  (first: the project's Python; quiet when piped to head)
-import engine as E  # noqa: E402
+from game import engine as E  # noqa: E402
 import simtable as S  # noqa: E402
 from boards.simdev.deck import other_deck_card  # noqa: E402
-from transcript import parse_event, strip  # noqa: E402
+from game.transcript import parse_event, strip  # noqa: E402
 
 MISTAKES = ("twice", "two", "fast", "pushed_back", "floor", "dead", "other_deck")
 # the `!` line each mistake must bring (None: the table rightly says nothing)

@@ -47,8 +47,8 @@ import mpy_build  # noqa: E402
 
 MPY_CROSS = mpy_build.MPY_CROSS
 RUN_BY_NAME = ("main.py", "boot.py")
-# the web part, for a board with a network only (a plain Pico never imports it)
-WEB_ONLY = ("web.py", "web_pages.py", "web_history.py")
+# the web part's package, for a board with a network only (a plain Pico never imports it)
+WEB_PACKAGE = "webui/"
 WEB_BOARDS = ("pico_w",)
 BOARD_SOURCE = "boards/pico.py"
 BOARD_NAME = "board.mpy"
@@ -94,17 +94,14 @@ class DeployError(Exception):
 # --- the bundle ---------------------------------------------------------------------------
 
 def firmware_sources():
-    """(relative path in firmware/, path on the device) for every firmware module."""
-    out = []
-    fw = os.path.join(ROOT, "firmware")
-    for dirpath, dirs, files in os.walk(fw):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith(".py"):
-                rel = os.path.relpath(os.path.join(dirpath, name), fw).replace(os.sep, "/")
-                dest = rel if rel in RUN_BY_NAME else rel[:-3] + ".mpy"
-                out.append((rel, dest))
-    return out
+    """(relative path in firmware/, path on the device) for every firmware module, its
+    packages' folders kept (the host's micropython.py is not the device's)."""
+    return [(rel, rel if rel in RUN_BY_NAME else rel[:-3] + ".mpy")
+            for rel in mpy_build.firmware_files()]
+
+
+def web_only(rel):
+    return rel.startswith(WEB_PACKAGE)
 
 
 def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False, board="pico", arch=None):
@@ -129,13 +126,13 @@ def build_bundle(dest, mpy_cross=MPY_CROSS, frozen=False, board="pico", arch=Non
         return []
     for rel, target in firmware_sources():
         src = os.path.join(ROOT, "firmware", rel)
-        if rel in WEB_ONLY and board not in WEB_BOARDS:
+        if web_only(rel) and board not in WEB_BOARDS:
             continue
         if target.endswith(".py"):
             os.makedirs(os.path.dirname(os.path.join(dest, target)) or dest, exist_ok=True)
             shutil.copyfile(src, os.path.join(dest, target))
         else:
-            compile_to(src, target, os.path.basename(rel))
+            compile_to(src, target, rel)
     compile_to(os.path.join(ROOT, "boards/%s.py" % board), BOARD_NAME, "board.py")
     for src, name in BOARD_EXTRA[board]:
         compile_to(os.path.join(ROOT, src), name, name[:-4] + ".py")
@@ -203,6 +200,14 @@ def plan(bundle, device, frozen=()):
     for p in frozen:
         stale.add(p)
         stale.add(_twin(p))
+    # a module the firmware keeps in a package (game/engine.mpy), at the root where a
+    # deploy of the flat layout left it (engine.mpy): never imported again
+    for p in list(bundle) + list(frozen):
+        if "/" in p and not p.startswith("lib/") and p.endswith(".mpy"):
+            leaf = p.rsplit("/", 1)[1]
+            if not leaf.startswith("__init__"):
+                stale.add(leaf)
+                stale.add(_twin(leaf))
     stale -= shipped
     remove = [p for p in device if p in stale and not is_data(p)]
     rest = [p for p in device if p not in stale and p not in shipped]
@@ -221,7 +226,7 @@ def format_plan(pl, port="(dry run)"):
         for p in pl[key]:
             note = {"data": "   (device data)", "keep": "   (not ours)"}.get(key, "")
             if key == "remove":
-                note = "   (stale twin of a shipped or frozen module)"
+                note = "   (stale twin or old place of a shipped or frozen module)"
             lines.append("  %s %s%s" % (verb, p, note))
     lines.append("%d to copy, %d to remove, %d data files kept, %d other files kept"
                  % (len(pl["copy"]), len(pl["remove"]), len(pl["data"]), len(pl["keep"])))
@@ -313,7 +318,7 @@ def check_settings(path):
     fw = os.path.join(ROOT, "firmware")
     if fw not in sys.path:
         sys.path.insert(0, fw)
-    import settings as S
+    from ledger import settings as S
     got = S.parse(text.splitlines())
     if getattr(got, "error", ""):
         raise DeployError("--settings %s: %s" % (path, got.error.replace("settings.txt", "", 1)
@@ -397,7 +402,7 @@ def package_json():
     versions' tags by absolute https URLs (mip rewrites only github: URLs, with the branch
     the user asked for, which the Adafruit repositories do not have)."""
     urls = [[t if t in RUN_BY_NAME else rel, "firmware/" + rel]
-            for rel, t in firmware_sources() if rel not in WEB_ONLY]
+            for rel, t in firmware_sources() if not web_only(rel)]
     urls.append(["board.py", BOARD_SOURCE])
     vers = driver_versions()
     for rel in mpy_build.DRIVER_FILES:

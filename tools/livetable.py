@@ -32,15 +32,15 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
         sys.path.insert(0, p)
 
 import autoplay  # noqa: E402
-import engine as E  # noqa: E402
+from game import engine as E  # noqa: E402
 import runner as R  # noqa: E402
 import simtable as S  # noqa: E402
 from panel import Panel, panel_levels  # noqa: E402,F401 - the one decoder
-import views as V  # noqa: E402
+from table import views as V  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev.deck import Deck  # noqa: E402
-from cards import card_name, parse_card  # noqa: E402,F401 - (play.py: L.card_name)
-from transcript import parse_event, strip  # noqa: E402
+from game.cards import card_name, parse_card  # noqa: E402,F401 - (play.py: L.card_name)
+from game.transcript import parse_event, strip  # noqa: E402
 
 BUTTONS = sim.BUTTONS
 HEAP = R.VM_HEAP          # the VM's heap (tools/runner.py)
@@ -266,7 +266,7 @@ class LiveTable:
 
     def tones(self):
         """The buzzer as the page plays it: how many tones this boot's piezo heard (seq) and
-        the last few, [ms, "tick" | "buzz"] (firmware/buzzer.py; boards/simdev/piezo.py)."""
+        the last few, [ms, "tick" | "buzz"] (firmware/hardware/buzzer.py; boards/simdev/piezo.py)."""
         w = self.world
         heard = w.buzzer.tones if w is not None else []
         return {"seq": len(heard), "boots": self.boots, "last": [list(t) for t in heard[-4:]]}
@@ -710,7 +710,7 @@ def panel_braille(p):
 def text_of(p):
     """The panel's lines of text (decoded with the firmware's font) as the panel lights
     them: a dark panel has none."""
-    from font5x7 import FONT
+    from hardware.font5x7 import FONT
     from boards.simdev.ssd1306 import SSD1306
     rows = panel_levels(p)
     d = SSD1306(128, p.height)

@@ -29,7 +29,7 @@ DRIVER_FILES = (
     "adafruit_bus_device/spi_device.py",
     "adafruit_ssd1306.py",
 )
-# the web server of a board with a network (firmware/web.py), from the microdot package
+# the web server of a board with a network (firmware/webui/web.py), from the microdot package
 WEB_FILES = (
     "microdot/__init__.py",
     "microdot/microdot.py",
@@ -45,7 +45,8 @@ def site_packages():
 
 
 # Bumped when the compiled form changes: a build/mpy of another form is compiled anew.
-FORM = "source named as on the device (-s), viper for this machine (-march=host)\n"
+FORM = ("source named as on the device (-s), viper for this machine (-march=host), firmware "
+        "in its packages\n")
 
 
 def _fresh_out():
@@ -82,14 +83,31 @@ def build_lib():
     return lib
 
 
+# firmware/ files that are not the device's (micropython.py: CPython's stand-in)
+HOST_ONLY = ("micropython.py",)
+
+
+def firmware_files():
+    """Every firmware source as the device names it ("main.py", "game/engine.py")."""
+    fw = os.path.join(ROOT, "firmware")
+    out = []
+    for dirpath, dirs, files in os.walk(fw):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            rel = os.path.relpath(os.path.join(dirpath, name), fw).replace(os.sep, "/")
+            if name.endswith(".py") and rel not in HOST_ONLY:
+                out.append(rel)
+    return out
+
+
 def build_app():
-    """firmware/*.py flat (as on the Pico) plus the boards package."""
+    """firmware/ (its packages and top-level modules, as on the Pico) plus the boards
+    package."""
     _fresh_out()
     app = os.path.join(OUT, "app")
-    for name in os.listdir(os.path.join(ROOT, "firmware")):
-        if name.endswith(".py"):
-            compile_one(os.path.join(ROOT, "firmware", name),
-                        os.path.join(app, name[:-3] + ".mpy"), name)
+    for rel in firmware_files():
+        compile_one(os.path.join(ROOT, "firmware", rel),
+                    os.path.join(app, rel[:-3] + ".mpy"), rel)
     for dirpath, _, files in os.walk(os.path.join(ROOT, "boards")):
         for name in files:
             if name.endswith(".py"):

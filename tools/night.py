@@ -37,11 +37,11 @@ for _p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "firmware")):
 
 import cli  # noqa: E402
 import decisions as D  # noqa: E402
-import engine as E  # noqa: E402
-import report  # noqa: E402
-from cards import card_name  # noqa: E402
-from hands import KIND_NAMES  # noqa: E402
-from transcript import Header, ParseError, read_events  # noqa: E402
+from game import engine as E  # noqa: E402
+from game import report  # noqa: E402
+from game.cards import card_name  # noqa: E402
+from game.hands import KIND_NAMES  # noqa: E402
+from game.transcript import Header, ParseError, read_events  # noqa: E402
 
 DEFAULT_POLICY = "draw-below-17"     # tools/autoplay.py's banker stands on 17
 POOL_MIN = 15                        # fewer unseen cards in the top layer: the next layers too

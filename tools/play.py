@@ -91,7 +91,7 @@ def kept_table(flash):
     path = os.path.join(flash, "settings.txt")
     if not os.path.exists(path):
         return None
-    import settings
+    from ledger import settings
     with open(path) as f:
         s = settings.parse(f)
     return None if s.error else (s.preset, s.seats, s.banker)
@@ -168,7 +168,7 @@ class Server:
         st["keys"] = [[k, a, arg, what] for k, a, arg, what in L.KEYS]
         st["casino_keys"] = [list(k) for k in L.CASINO_KEYS]
         st["cards"] = [L.card_name(c) for c in range(52)]
-        import buzzer
+        from hardware import buzzer
         st["tone_kinds"] = {"tick": [buzzer.TICK_HZ, buzzer.TICK_MS],
                             "buzz": [buzzer.BUZZ_HZ, buzzer.BUZZ_MS]}
         return st

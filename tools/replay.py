@@ -21,13 +21,13 @@ Pico-sized heap.
 import sys
 
 try:
-    import engine  # noqa: F401  (already on the path, e.g. .mpy files via MICROPYPATH)
+    from game import engine  # noqa: F401  (already on the path, e.g. .mpy files via MICROPYPATH)
 except ImportError:
     _here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
     sys.path.insert(0, _here + "/../firmware")
 
-import report  # noqa: E402
-from transcript import Header, ParseError, read_events  # noqa: E402
+from game import report  # noqa: E402
+from game.transcript import Header, ParseError, read_events  # noqa: E402
 
 
 def replay_lines(lines, on_reject=None, on_deal=None):
@@ -66,7 +66,7 @@ def _replay_file(path, on_reject=None, on_deal=None):
 
 def check_seal(args, out):
     """replay.py --seal DIGITS FILE: 0 when FILE's seal is DIGITS, 1 when not."""
-    import seal
+    from ledger import seal
     if len(args) != 2:
         sys.stderr.write("replay: error: --seal takes the seal's digits and one file "
                          "(see replay.py --help)\n")

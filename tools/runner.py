@@ -1,7 +1,7 @@
 """One way to run the firmware on the host: a table (the firmware and the chip models of its
 board) behind one interface, with three backends.
 
-    CPython  the firmware (firmware/app.py) in this process, stepped; the fastest (power cuts
+    CPython  the firmware (firmware/table/app.py) in this process, stepped; the fastest (power cuts
              after every event, the pictures)
     VM       the .mpy firmware on the MicroPython unix VM (`-X heapsize`), the chip models in
              this process through tools/hwbridge.py
@@ -166,7 +166,7 @@ class _LineOut:
 
 
 class CPython(Runner):
-    """The firmware (firmware/app.py) on CPython with the simulated board in-process.
+    """The firmware (firmware/table/app.py) on CPython with the simulated board in-process.
     serial_in: the firmware's serial line source (default: lines typed by send())."""
 
     def __init__(self, flash, driver=None, screens=None, serial_in=None, raw_flash=None,
@@ -181,7 +181,7 @@ class CPython(Runner):
         self._push = None
 
     def boot(self):
-        import app
+        from table import app
         from boards.simdev.serial import QueueLines
         self.world = self.dworld = w = sim.build(n_displays=9)
         w.raw_flash = self.raw_flash

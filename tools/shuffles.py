@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Shuffle quality from a history file (firmware/shuffle_check.py, the statistic the shoe
+"""Shuffle quality from a history file (firmware/game/shuffle_check.py, the statistic the shoe
 itself says with `shuffle_check = on`): after each shuffle, how many of the pairs of cards
 that came out one right after the other in the pass before it come out side by side again
 (either order) in the first cards of the new pass, against what a fair shuffle keeps.
@@ -25,9 +25,9 @@ for _p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
         sys.path.insert(0, _p)
 
 import cli  # noqa: E402
-import engine as E  # noqa: E402
-import shuffle_check as C  # noqa: E402
-from transcript import Header, read_events  # noqa: E402
+from game import engine as E  # noqa: E402
+from game import shuffle_check as C  # noqa: E402
+from game.transcript import Header, read_events  # noqa: E402
 
 
 def _row(number, check, packs):
@@ -186,7 +186,7 @@ def sessions_flagged(seeds, tables=(("table", 4), ("classic", 3), ("table", 6),
 
 
 def calibrate(trials=1000, seed=1, out=print):
-    out("shuffle check (firmware/shuffle_check.py): the first %d cards of a pass, weak at "
+    out("shuffle check (firmware/game/shuffle_check.py): the first %d cards of a pass, weak at "
         "p < %g; %d seeded shuffles each (deck.py's riffle)" % (C.WINDOW, C.LEVEL, trials))
     for kind in SHUFFLES:
         out("  %-12s flagged %5.1f%%" % (kind, 100 * flagged(kind, trials, seed)))

@@ -22,20 +22,20 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
         sys.path.insert(0, p)
 
 import autoplay  # noqa: E402
-import engine as E  # noqa: E402
+from game import engine as E  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev.buttons import Finger  # noqa: E402
 from boards.simdev.deck import Deck  # noqa: E402
-from cards import card_name  # noqa: E402,F401 - (callers use S.card_name)
-from font5x7 import FONT  # noqa: E402
+from game.cards import card_name  # noqa: E402,F401 - (callers use S.card_name)
+from hardware.font5x7 import FONT  # noqa: E402
 from panel import Panel, panel_image  # noqa: E402
-from rules import parse_rules  # noqa: E402
-from transcript import Header, parse_event, strip  # noqa: E402
+from game.rules import parse_rules  # noqa: E402
+from game.transcript import Header, parse_event, strip  # noqa: E402
 
 BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 B = {name: i for i, name in enumerate(BUTTONS)}
 NEW_SESSION = "# new session: "          # a session with no event yet: at #0
-# (the last: lines dropped while the host did not read, firmware/serial_out.py)
+# (the last: lines dropped while the host did not read, firmware/hardware/serial_out.py)
 ACK = re.compile(r"^(?:ok|\*) #(\d+) |^# resume #(\d+)|^(?:ok|\*) undo: back at #(\d+)"
                  r"|^# serial: \d+ lines dropped .*; at #(\d+)$")
 
@@ -463,11 +463,11 @@ def ledger(path):
 
 def journal_text(flash, raw_flash=None):
     """The journal as the firmware reads it: journal.txt, then the lines of the tail file
-    jtail/lines.txt when it continues journal.txt (firmware/journal.py), or of the tail in
-    raw_flash (firmware/raw_journal.py, on a copy of it: a boot's recovery writes)."""
+    jtail/lines.txt when it continues journal.txt (firmware/ledger/journal.py), or of the tail in
+    raw_flash (firmware/ledger/raw_journal.py, on a copy of it: a boot's recovery writes)."""
     if raw_flash is not None:
         import copy
-        from raw_journal import RawJournal
+        from ledger.raw_journal import RawJournal
         j = RawJournal(copy.deepcopy(raw_flash), flash.rstrip("/") + "/")
         if not os.path.exists(os.path.join(flash, "journal.txt")):
             return None

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Monte Carlo Pontoon: many deals played through the real engine (firmware/engine.py).
+"""Monte Carlo Pontoon: many deals played through the real engine (firmware/game/engine.py).
 
 Every stake, card and action is an `Engine.apply` event; a rejected event is a bug in the
 simulator or the engine and aborts the run (exit 1) with the event and the engine's reason.
@@ -68,11 +68,11 @@ for _p in (_here, os.path.join(_here, "..", "firmware")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-import engine as E  # noqa: E402
-import hands as H  # noqa: E402
+from game import engine as E  # noqa: E402
+from game import hands as H  # noqa: E402
 import strategies as S  # noqa: E402
-from rules import RulesError, parse_rules, seats_error  # noqa: E402
-from transcript import event_text  # noqa: E402
+from game.rules import RulesError, parse_rules, seats_error  # noqa: E402
+from game.transcript import event_text  # noqa: E402
 
 Z95 = 1.959963984540054
 _CASINO = 2

@@ -9,7 +9,7 @@ left (os.statvfs).
     .venv/bin/python3 tools/soak_pico.py [--sessions 20] [--seats 8] [--deals 0] [--fill KB]
 
 --fill KB first writes a ballast file so that only about KB of flash stay free: the hand
-history then outgrows the flash and the oldest sessions make room (firmware/journal.py
+history then outgrows the flash and the oldest sessions make room (firmware/ledger/journal.py
 make_room), which the run reports. Exit status 1 if a session fails or a kept history file
 does not replay to the session's ledger."""
 import os

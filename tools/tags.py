@@ -7,10 +7,10 @@
     tools/tags.py write --command "CMD"       # talk to a process instead (the simulator)
 
 The shoe must be running its controller (main.py), which passes serial lines starting
-"tags " to firmware/tagmode.py. This tool sends one line and prints the shoe's answers until
+"tags " to firmware/tagging/tagmode.py. This tool sends one line and prints the shoe's answers until
 the run ends; Ctrl-C sends "tags stop" (the shoe prints its summary) and exits.
 
-Protocol (lines, "\\n"-terminated; full details in firmware/tagmode.py):
+Protocol (lines, "\\n"-terminated; full details in firmware/tagging/tagmode.py):
   host -> shoe:  tags write [CARD [COUNT]] [packs P] | tags enroll [CARD [COUNT]] [packs P]
                  | tags check [COUNT] [packs P] | tags stop
   shoe -> host:  "tags: KIND FIELDS..." with KIND one of start place ok same refused failed
@@ -183,7 +183,7 @@ def _card(text):
                             "firmware")
     if firmware not in sys.path:
         sys.path.insert(0, firmware)
-    from cards import parse_card
+    from game.cards import parse_card
     if parse_card(text.upper()) < 0:
         raise argparse.ArgumentTypeError("not a card: %r (e.g. AH, TS, QD)" % text)
     return text.upper()
@@ -241,8 +241,8 @@ def _deck_place(text):
                             "firmware")
     if firmware not in sys.path:
         sys.path.insert(0, firmware)
-    from cards import parse_card
-    import tagmode
+    from game.cards import parse_card
+    from tagging import tagmode
     return tagmode.deck_place(parse_card(text))
 
 

@@ -3,7 +3,7 @@
 
 class Clock:
     # ticks_ms() at ns 0: a shoe powered for days is a clock started near the wrap of
-    # MicroPython's ticks (2**30 ms); the firmware masks it (firmware/drvtime.py)
+    # MicroPython's ticks (2**30 ms); the firmware masks it (firmware/hardware/drvtime.py)
     ticks_from_ms = 0
 
     def __init__(self):

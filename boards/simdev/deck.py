@@ -7,7 +7,7 @@
 #
 # Where each card is: the shoe (`shoe`, top first: cards leave from the front), the table
 # (`table`, in the order dealt), the discard tray (`discard`). Cards go under the pack or to
-# the discard tray as the engine's shoe says (firmware/shoe_layers.py: R2, N1, N3, the cut's
+# the discard tray as the engine's shoe says (firmware/game/shoe_layers.py: R2, N1, N3, the cut's
 # cards after B1): follow(engine, event) after each event the table took mirrors it, so
 # the physical order always agrees with the engine's layers (check()). `shuffle()` reorders
 # the physical cards (the shoe and the discard tray) by riffles, from a seeded generator.
@@ -17,7 +17,7 @@ from boards.simdev import ntag213
 
 SUITS = "CDHS"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-TABLE = 255                 # engine.loc places (firmware/shoe_layers.py)
+TABLE = 255                 # engine.loc places (firmware/game/shoe_layers.py)
 DISCARD = 254
 RIFFLES = 7                 # seven riffles mix a pack (Bayer & Diaconis)
 OTHER_DECK_SALT = 0x33      # the UIDs of another deck's stickers

@@ -6,14 +6,14 @@
 #
 # What tests and the dealer model read:
 #   tones      [(ms, "tick" | "buzz")], in order: when each tone started (the clock's ms)
-#              and which of the firmware's two it is (firmware/buzzer.py, by pitch)
+#              and which of the firmware's two it is (firmware/hardware/buzzer.py, by pitch)
 #   played     [(start_ms, hz, end_ms or None while it sounds)]
 #   since(ms)  the tones that started at or after ms
 
 
 def kind_of(hz):
     """'tick' or 'buzz': the firmware's tone nearest in pitch."""
-    from buzzer import BUZZ_HZ, TICK_HZ
+    from hardware.buzzer import BUZZ_HZ, TICK_HZ
     return "tick" if abs(hz - TICK_HZ) < abs(hz - BUZZ_HZ) else "buzz"
 
 

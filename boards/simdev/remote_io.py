@@ -42,7 +42,7 @@ class RemoteLines:
     bytes exactly as a Pico's stdin delivers them."""
 
     def __init__(self, ask):
-        from line_assembler import POLL_BYTES, LineAssembler
+        from hardware.line_assembler import POLL_BYTES, LineAssembler
         self.ask = ask
         self.asm = LineAssembler()
         self.budget = POLL_BYTES

@@ -1,7 +1,7 @@
 # The serial line of the simulated boards: bytes the host types, through the firmware's
 # own LineAssembler, so the simulated table treats them as the Pico treats its USB line
-# (firmware/serial_lines.py). Host-side only: the Pico's firmware never imports it.
-from line_assembler import POLL_BYTES, LineAssembler
+# (firmware/hardware/serial_lines.py). Host-side only: the Pico's firmware never imports it.
+from hardware.line_assembler import POLL_BYTES, LineAssembler
 
 
 class UsbOut:

@@ -7,8 +7,8 @@ import re
 
 from app_support import Bench, ButtonDriver, check_frames, hidden_states, no_serial_runner
 
-import engine as E
-import menu as M
+from game import engine as E
+from table import menu as M
 import runner as R
 import simtable as S
 
@@ -90,7 +90,7 @@ def menu_to(b, item):
 
 
 def menu_items(b):
-    import views as V
+    from table import views as V
     b.press("OK", hold=900)
     items = [M.NAMES[i] for i in b.t.ui.mode.items]
     b.press("UNDO")

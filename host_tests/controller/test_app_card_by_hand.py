@@ -9,13 +9,13 @@ from app_support import Bench, ButtonDriver, check_frames, check_serial, hidden_
     no_serial_runner
 from test_app_buttons import CLASSIC_ALL
 
-import engine as E
+from game import engine as E
 import runner as R
 import simtable as S
-import menu as M
-import views as V
-from cards import card_name
-from transcript import parse_event, strip
+from table import menu as M
+from table import views as V
+from game.cards import card_name
+from game.transcript import parse_event, strip
 
 ENTRY = re.compile(r"^Card +- (\S+) \+ OK$")
 ALL_NAMES = [card_name(c) for c in range(52)]

@@ -2,7 +2,7 @@
 sticker, so a card that comes out again is the same UID. The card just dealt, waved again
 before anything else happens, is one card; any other return of a card (after a shuffle,
 after other cards, after a press, an UNDO, in a new session) is read again and judged by
-the engine. Each piece of reader state that outlives a card (firmware/shoe_reader.py's
+the engine. Each piece of reader state that outlives a card (firmware/hardware/shoe_reader.py's
 header: the slot, the last UID, the hold, the release) is played here for its stated life."""
 import pytest
 

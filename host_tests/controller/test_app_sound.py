@@ -5,7 +5,7 @@ tone: world.buzzer.tones, [(ms, "tick" | "buzz")]."""
 import pytest
 from app_support import Bench
 
-import buzzer
+from hardware import buzzer
 from boards.simdev import ntag213
 from boards.simdev.piezo import kind_of
 
@@ -170,7 +170,7 @@ def test_sound_off_silences_every_tone(tmp_path):
 
 @pytest.mark.parametrize("value,ok", [("on", True), ("off", True), ("loud", False)])
 def test_the_sound_setting(value, ok):
-    import settings
+    from ledger import settings
     s = settings.parse(["sound = %s" % value])
     assert (s.error is None) == ok, s.error
     if ok:

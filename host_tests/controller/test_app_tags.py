@@ -5,7 +5,7 @@ import pytest
 from app_support import Bench
 
 from boards.simdev import ntag213
-from shoe_reader import ShoeReader  # noqa: F401  (firmware on the path)
+from hardware.shoe_reader import ShoeReader  # noqa: F401  (firmware on the path)
 
 TABLE4 = "preset = table\nseats = 4\nbanker = 1\n"
 

@@ -1,7 +1,7 @@
-"""firmware/buttons.py: a press counts after debounce_ms of low level and is reported once
+"""firmware/hardware/buttons.py: a press counts after debounce_ms of low level and is reported once
 the release has been stable debounce_ms too (so a contact bounce is never a second press,
 docs/CONTROLLER.md "Buttons under abuse"); bounces never make a press."""
-from buttons import LONG, Buttons
+from hardware.buttons import LONG, Buttons
 
 
 class Pin:
@@ -50,7 +50,7 @@ def test_long_press_is_reported_while_held_and_its_release_ignored():
 def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
     # The main loop may look only every 40 ms (a long redraw); a 70 ms press then falls
     # between its samples. Sampled by a 5 ms timer, it is seen and queued.
-    from buttons import SampledButtons
+    from hardware.buttons import SampledButtons
     pins = [Pin() for _ in range(8)]
     timers = []
 
@@ -94,7 +94,7 @@ def test_timer_sampled_buttons_keep_a_quick_press_the_loop_would_miss():
 def test_a_press_across_a_stalled_flash_erase_still_counts():
     # While the flash erases (45 ms, CPU stalled) the 5 ms samples stop; the next one sees
     # the time that passed, so a 70 ms press is still a press.
-    from buttons import SampledButtons
+    from hardware.buttons import SampledButtons
     pins = [Pin() for _ in range(8)]
     clock = [0]
     cbs = []
@@ -119,7 +119,7 @@ def test_a_press_across_a_stalled_flash_erase_still_counts():
 
 def test_ctrl_c_landing_in_the_sampler_reaches_the_main_loop():
     import pytest
-    from buttons import SampledButtons
+    from hardware.buttons import SampledButtons
     cbs = []
 
     def ticks():
@@ -149,7 +149,7 @@ def test_a_release_counts_after_release_ms_and_its_bounces_are_no_second_press()
 
 
 def test_settings_take_release_ms():
-    from settings import parse
+    from ledger.settings import parse
     st = parse(["release_ms = 30"])
     assert st.error is None and st.release_ms == 30
     assert parse([]).release_ms == 10                      # the default
@@ -176,7 +176,7 @@ class LatchedPins:
 
 def sampled(n=8, edges=True, before=None):
     """(pins, sampler, sample(ms)); before(pins) runs before the sampler starts."""
-    from buttons import SampledButtons
+    from hardware.buttons import SampledButtons
     lp = LatchedPins(n)
     if before is not None:
         before(lp)
@@ -272,7 +272,7 @@ def test_a_press_that_began_unseen_counts_from_the_last_sample():
 
 
 def test_two_buttons_pressed_unseen_are_a_chord_and_neither_acts():
-    from buttons import CHORD
+    from hardware.buttons import CHORD
     lp, sb, sample = sampled()
     for ms in range(0, 100, 5):
         sample(ms)
@@ -304,7 +304,7 @@ def test_a_stopped_table_stops_its_button_timer(tmp_path, monkeypatch):
     import time
     import types
 
-    import app
+    from table import app
     from boards import sim
     from boards.simdev.serial import QueueLines
 

@@ -51,7 +51,7 @@ def test_two_buttons_at_once_take_neither(bench):
 def test_buttons_unit_debounce_and_chord():
     # (unit, no board) a press shorter than the debounce is nothing; two buttons down
     # together are one CHORD and neither release counts
-    from buttons import Buttons
+    from hardware.buttons import Buttons
 
     class Pin:
         v = 1

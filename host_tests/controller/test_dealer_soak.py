@@ -43,7 +43,7 @@ def test_a_soak_that_misses_an_answer_says_so():
 def test_the_soak_finds_a_table_that_never_rearms_its_reader(monkeypatch):
     # the firmware as it was: the reader's last UID outlived the shuffle, and the cut's last
     # card, first out after it, was never read; the soak calls the session silent
-    import app
+    from table import app
     monkeypatch.setattr(app.Table, "rearm", lambda self: None)
     d, bad = D.soak_session(13, 0.0)
     assert any(b.startswith("silent: event 6 (card AD) was not taken") for b in bad), bad
@@ -52,7 +52,7 @@ def test_the_soak_finds_a_table_that_never_rearms_its_reader(monkeypatch):
 
 def test_the_dealer_hears_a_table_that_does_not_buzz(monkeypatch):
     # the ear can fail too: a buzzer that never buzzes leaves every refused mistake unheard
-    import buzzer
+    from hardware import buzzer
     monkeypatch.setattr(buzzer.Buzzer, "buzz", lambda self: None)
     d, bad = D.soak_session(1, RATE)
     assert any(": no buzz, heard" in b for b in bad), bad

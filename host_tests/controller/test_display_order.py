@@ -1,10 +1,10 @@
-"""Which display the controller draws when (firmware/app.py redraw_one, docs/CONTROLLER.md):
+"""Which display the controller draws when (firmware/table/app.py redraw_one, docs/CONTROLLER.md):
 the display an event concerns first, then the others in order; a display interrupted after
 a page goes on without building its lines again (on the Pico a rebuild costs 6-10 ms a
 page: tools/bench_pico.py)."""
 import pytest
 from app_support import Bench
-from seat_displays import _RUN_PAGES
+from hardware.seat_displays import _RUN_PAGES
 
 WRITES = 8 // _RUN_PAGES     # a whole redraw: runs of whole pages, one write each
 
@@ -69,7 +69,7 @@ def test_an_interrupted_display_is_not_built_again_for_each_page(bench):
 def sampled(t):
     """The Pico's buttons: sampled by a timer (here one that never fires), so a display's
     pages need not wait for the loop's passes to poll them."""
-    from buttons import SampledButtons
+    from hardware.buttons import SampledButtons
     t.btn = SampledButtons(t.btn, lambda period_ms, cb: None, ticks=lambda: 0)
     return t.btn
 

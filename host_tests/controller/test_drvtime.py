@@ -1,9 +1,10 @@
-"""firmware/drvtime.py in real time (no simulated clock), as on the Pico: the reader's
+"""firmware/hardware/drvtime.py in real time (no simulated clock), as on the Pico: the reader's
 rebase() moves monotonic()'s origin only; ticks_ms() keeps counting (found on the
 virtual Pico: button presses were never debounced because ticks_ms() restarted at 0)."""
 
 SCRIPT = b"""
-import time, drvtime
+import time
+from hardware import drvtime
 a = drvtime.ticks_ms()
 time.sleep_ms(40)
 drvtime.rebase()

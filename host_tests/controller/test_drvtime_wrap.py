@@ -1,4 +1,4 @@
-"""firmware/drvtime.py on a Pico (time.ticks_ms, no simulated clock): the shoe reader
+"""firmware/hardware/drvtime.py on a Pico (time.ticks_ms, no simulated clock): the shoe reader
 rebases monotonic() at every poll, and ticks_ms() must go on regardless — the buttons'
 debounce and the controller's timers compare its values across rebases (on the virtual
 Pico a rebase that restarted ticks_ms at 0 made every button press vanish)."""
@@ -20,7 +20,7 @@ class PicoTime:
 
 
 def test_ticks_ms_goes_on_across_rebases_and_the_wrap():
-    import drvtime
+    from hardware import drvtime
     d = importlib.reload(drvtime)
     fake = PicoTime(0x3FFFFFFF - 500)          # 0.5 s before ticks_ms wraps
     d.time = fake
@@ -41,7 +41,7 @@ def test_ticks_ms_goes_on_across_rebases_and_the_wrap():
 
 
 def test_counters_wrap_without_passing_a_small_int():
-    import drvtime as d
+    from hardware import drvtime as d
     top = d.TICKS_MAX
     assert top == 2 ** 30 - 1                  # the rp2's largest small int
     assert d.count_up(5) == 6

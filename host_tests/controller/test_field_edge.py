@@ -1,7 +1,7 @@
 """The reader at the field's edge (boards/simdev/pn532.py, field_edge(); tools/bench_field_edge.py):
 READs that come back with a CRC or parity error or cut short while the tag lies in the field,
 and a tag that leaves before its READ answer has ended on the air. The shoe reader
-(firmware/shoe_reader.py) never uses a spoiled answer: it reads again while the card is
+(firmware/hardware/shoe_reader.py) never uses a spoiled answer: it reads again while the card is
 there, and says `! reader read-failed` / `! reader unread` when it could not; the card is
 then dealt again and taken once, by the hand it was for."""
 from app_support import Bench

@@ -36,7 +36,8 @@ import os, sys
 copy, here, root, tools, real = sys.argv[1:6]
 sys.path[:0] = [copy, here, root, tools]
 sys.path.append(real)
-import shoe_reader, controls
+from hardware import shoe_reader
+from table import controls
 assert shoe_reader.__file__.startswith(copy) and controls.__file__.startswith(copy)
 import pytest
 os.chdir(here)

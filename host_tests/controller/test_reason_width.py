@@ -9,14 +9,15 @@ the controller adds ("card: ", "reader KIND: "), and word-wrapped as the views d
 (views.message): it must take no more lines than a display has below its heading, and lose
 no character. A reason added later is checked without touching this file."""
 import ast
+import importlib
 import os
 import re
 
 import pytest
 
-from conftest import FIRMWARE
-import views as V
-from engine import EVENT_WORDS
+from conftest import firmware_file
+from table import views as V
+from game.engine import EVENT_WORDS
 
 ENGINE = ["actions", "bank_options", "bank_sale", "deal", "engine", "settlement",
           "shoe_layers", "shoot_window"]
@@ -55,7 +56,7 @@ def _strings(node):
 
 
 def collected(module):
-    with open(os.path.join(FIRMWARE, module + ".py"), encoding="utf-8") as f:
+    with open(firmware_file(module), encoding="utf-8") as f:
         tree = ast.parse(f.read())
     out = set()
     for n in ast.walk(tree):
@@ -86,7 +87,7 @@ def shown(reason):
 
 
 def reasons():
-    kinds = [v for k, v in vars(__import__("shoe_reader")).items()
+    kinds = [v for k, v in vars(importlib.import_module("hardware.shoe_reader")).items()
              if k.isupper() and isinstance(v, str) and re.fullmatch(r"[a-z-]+", v)]
     for m in ENGINE:
         for t in collected(m):

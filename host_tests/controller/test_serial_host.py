@@ -1,14 +1,14 @@
 """A host that keeps the serial port open but stops reading (a paused terminal) while the
 table deals, on CPython: boards/simdev/serial.UsbOut models MicroPython's rp2 USB output (a
 256-byte buffer the host empties; a write that finds it full waits 500 ms, then drops the
-rest; a write taken in part asks again and waits again). firmware/serial_out.py writes only while the port takes bytes: the table goes on
+rest; a write taken in part asks again and waits again). firmware/hardware/serial_out.py writes only while the port takes bytes: the table goes on
 dealing (cards taken, displays drawn, the reader polled) and when the host reads again the
 lines come, past the queue with one line saying how many were dropped and where the table is."""
 import runner as R
 import simtable as S
 from app_support import Bench
 
-import serial_out
+from hardware import serial_out
 from boards.simdev.serial import UsbOut
 
 SETTINGS = "preset = table\nseats = 4\n"

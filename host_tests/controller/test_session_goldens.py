@@ -16,7 +16,7 @@ import pytest
 import runner as R
 import simtable as S
 from conftest import ROOT
-from transcript import Header, strip
+from game.transcript import Header, strip
 
 SCEN = os.path.join(ROOT, "host_tests", "scenarios")
 # a few of each preset and option family, together every kind of event the buttons and

@@ -5,8 +5,8 @@ import tempfile
 
 import runner as R
 import simtable as S
-from engine import Engine
-from rules import parse_rules
+from game.engine import Engine
+from game.rules import parse_rules
 
 
 def test_a_casino_session_never_says_banker():
@@ -29,7 +29,7 @@ def test_a_casino_session_never_says_banker():
 
 
 def test_casino_refusals_name_the_dealer():
-    from transcript import parse_event
+    from game.transcript import parse_event
     e = Engine(parse_rules(["casino"]), 1)
     assert e.apply(*parse_event("stake 1 5".split())) is None
     for card in ("9H", "6D", "7C", "8S"):                 # deal until seat 1 may stick

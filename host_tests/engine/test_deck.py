@@ -5,9 +5,9 @@ a sticker never changes; a shuffle only reorders."""
 import pytest
 
 import autoplay
-import engine as E
-from rules import parse_rules
-from transcript import Header
+from game import engine as E
+from game.rules import parse_rules
+from game.transcript import Header
 
 from boards.simdev.deck import Deck, card_sticker
 

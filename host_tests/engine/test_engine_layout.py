@@ -5,10 +5,11 @@ import importlib
 
 import pytest
 
-import engine
-import rules
+from game import engine
+from game import rules
 
-MODULES = ("shoe_layers", "deal", "actions", "bank_options", "settlement", "transcript")
+MODULES = ("game.shoe_layers", "game.deal", "game.actions", "game.bank_options",
+           "game.settlement", "game.transcript")
 OWN = {"_LAYER_LIMIT"}  # used by one module only, no copy
 
 
@@ -20,7 +21,7 @@ def _source(name):
     if name.startswith("_P_"):
         return getattr(rules, name[3:])          # _P_TABLE mirrors rules.TABLE
     if name.startswith("_STRENGTH_"):
-        import hands                             # settlement's copies of the strengths
+        from game import hands                             # settlement's copies of the strengths
         return getattr(hands, name, None) or getattr(hands, name[1:])
     raise AssertionError("%s has no original in engine.py or rules.py" % name)
 
@@ -36,31 +37,32 @@ def test_layout_copies_match_the_engine(module):
 
 
 def test_the_check_can_fail(monkeypatch):
-    import settlement
+    from game import settlement
     monkeypatch.setattr(settlement, "_HW_NET", 99)
     with pytest.raises(AssertionError):
-        test_layout_copies_match_the_engine("settlement")
+        test_layout_copies_match_the_engine("game.settlement")
 
 
-MODE_MODULES = ("controls", "entry", "menu", "bank_sale", "card_entry", "shoot_window")
+MODE_MODULES = ("table.controls", "table.entry", "table.menu", "table.bank_sale",
+                "table.card_entry", "table.shoot_window")
 
 
 @pytest.mark.parametrize("module", MODE_MODULES)
 def test_mode_kind_copies_match_the_views(module):
     """The kinds of the controls' modes are views.py's private constants, copied."""
-    import views
+    from table import views
     mod = importlib.import_module(module)
     names = [n for n in vars(mod) if n.startswith("_K_")]
     assert names
     for name in names:
         assert getattr(mod, name) == getattr(views, name), "%s.%s" % (module, name)
     if hasattr(mod, "_SRC_BUTTON"):
-        import app
+        from table import app
         assert mod._SRC_BUTTON == app.SRC_BUTTON
 
 
 def test_the_mode_check_can_fail(monkeypatch):
-    import entry
+    from table import entry
     monkeypatch.setattr(entry, "_K_BUY", 7)
     with pytest.raises(AssertionError):
-        test_mode_kind_copies_match_the_views("entry")
+        test_mode_kind_copies_match_the_views("table.entry")

@@ -23,7 +23,7 @@ def test_heap_lock_detects_an_allocation(micropython, tmp_path):
     # The check above can fail: an allocating call under heap_lock raises MemoryError.
     script = tmp_path / "alloc.py"
     script.write_text(
-        "import micropython\nfrom engine import Engine\nfrom rules import Rules\n"
+        "import micropython\nfrom game.engine import Engine\nfrom game.rules import Rules\n"
         "micropython.heap_lock()\ne = Engine(Rules('table'), 3, 1)\n"
     )
     result = micropython([str(script)], heapsize="256k", micropypath=MPPATH)
@@ -32,8 +32,8 @@ def test_heap_lock_detects_an_allocation(micropython, tmp_path):
 
 
 def test_state_for_eight_seats_fits_in_one_kilobyte():
-    from engine import Engine
-    from rules import Rules
+    from game.engine import Engine
+    from game.rules import Rules
 
     engine = Engine(Rules("table"), 8, 1)
     assert engine.max_hands == 29  # the banker's hand + four split hands for each of 7 players

@@ -1,4 +1,4 @@
-"""The journal's two files (firmware/journal.py): events go to a small tail file that
+"""The journal's two files (firmware/ledger/journal.py): events go to a small tail file that
 littlefs keeps inline, folded into journal.txt between deals; every power-cut instant of a
 fold recovers to the same journal; a full flash gives up the oldest hand history, never the
 running session."""
@@ -9,7 +9,7 @@ from app_support import Bench
 
 import runner as R
 import simtable as S
-from journal import TAIL_MAX, Journal
+from ledger.journal import TAIL_MAX, Journal
 
 HEAD = ["rules table", "seats 3"]
 EVENTS = ["card 8H", "card 9C", "card 9D", "stake 1 2", "stake 2 3", "card 4C"]
@@ -233,7 +233,7 @@ def test_a_finished_session_makes_room_for_the_next(tmp_path):
     with open(os.path.join(flash, "journal.txt"), "w") as f:
         f.write(text(head + events))
     b = Bench(flash, boot=False)
-    import app
+    from table import app
 
     class Table(app.Table):
         def __init__(self, *a, **kw):

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import decisions as D
 import night
 import odds
-from rules import Rules
+from game.rules import Rules
 
 TABLE = Rules("table")
 CASINO = Rules("casino")
@@ -309,8 +309,8 @@ def test_casino_choices_are_tools_strategies_basic_strategy(tmp_path):
     by more than a hair."""
     import autoplay
     import strategies
-    from cards import parse_card
-    from rules import parse_rules
+    from game.cards import parse_card
+    from game.rules import parse_rules
     path = tmp_path / "0001.txt"
     path.write_text("\n".join(autoplay.play_session(parse_rules(["casino"]), 3, 5,
                                                     deals=8)) + "\n")

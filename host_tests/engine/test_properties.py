@@ -5,9 +5,9 @@ fourth card (X4) never ends without it."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine as E
+from game import engine as E
 from autoplay import Autoplayer
-from rules import SEATS_MAX, SEATS_MIN, parse_rules
+from game.rules import SEATS_MAX, SEATS_MIN, parse_rules
 
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

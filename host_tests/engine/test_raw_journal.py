@@ -1,4 +1,4 @@
-"""The journal's tail and the snapshots in raw flash (firmware/raw_journal.py,
+"""The journal's tail and the snapshots in raw flash (firmware/ledger/raw_journal.py,
 raw_snapshot.py), on a simulated NOR flash (boards/simdev/flash.py) whose programs only
 clear bits and whose power can go in the middle of any program or erase, tearing it bit by
 bit: after a cut at every instant the journal recovers to what it was before the operation
@@ -10,11 +10,11 @@ from binascii import crc32
 import pytest
 
 from boards.simdev.flash import Flash, PowerCut
-from journal import Journal
-from raw_journal import FOLD_BYTES, PAGE, SECTOR, TAIL_SECTORS, RawJournal
-from raw_snapshot import RawSnapshot
-from snapshot import Snapshot
-from transcript import Header, read_events
+from ledger.journal import Journal
+from ledger.raw_journal import FOLD_BYTES, PAGE, SECTOR, TAIL_SECTORS, RawJournal
+from ledger.raw_snapshot import RawSnapshot
+from ledger.snapshot import Snapshot
+from game.transcript import Header, read_events
 
 HEAD = ["rules table", "seats 3"]
 EVENTS = ["card 8H", "card 9C", "card 9D", "stake 1 2", "stake 2 3", "card 4C"]

@@ -1,4 +1,4 @@
-"""The seal (firmware/seal.py): SHA-256 over the journal's lines from the header on, the first
+"""The seal (firmware/ledger/seal.py): SHA-256 over the journal's lines from the header on, the first
 8 hex digits shown at a session's end. It is the hash of the history file's bytes, whatever
 the journal went through (UNDO, a boot's replay, the file or the raw flash tail), the same on
 CPython and the MicroPython VM; any one-byte change to a history file breaks it."""
@@ -9,8 +9,8 @@ import sys
 
 from hypothesis import given, settings, strategies as st
 
-import seal
-import session as SS
+from ledger import seal
+from ledger import session as SS
 from boards.simdev.flash import Flash
 from conftest import FIRMWARE, ROOT, TOOLS
 
@@ -36,7 +36,7 @@ def _play(s, events):
     for line in events:
 
 
-        from transcript import parse_event, strip
+        from game.transcript import parse_event, strip
         ev = parse_event(strip(line))
         assert s.feed(*ev) is None, line
         assert s.record(line) is None

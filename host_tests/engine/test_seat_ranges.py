@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-import settings
+from ledger import settings
 from conftest import ROOT
-from engine import Engine
-from rules import PRESETS, SEATS_MAX, SEATS_MIN, parse_rules, seats_error
+from game.engine import Engine
+from game.rules import PRESETS, SEATS_MAX, SEATS_MIN, parse_rules, seats_error
 
 
 def tool(*args):
@@ -61,7 +61,7 @@ def test_the_docs_say_the_same():
         in readme
     assert "2–10" not in readme and "2 to 10" not in readme
     for doc in ("docs/RULINGS.md", "docs/CONTROLLER.md", "tools/simulate.py",
-                "firmware/settings.py"):
+                "firmware/ledger/settings.py"):
         with open(os.path.join(ROOT, doc)) as f:
             text = f.read()
         assert not re.search(r"2 ?(to|-|–|\.\.) ?10\b", text), doc

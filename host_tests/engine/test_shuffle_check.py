@@ -1,4 +1,4 @@
-"""Shuffle quality (firmware/shuffle_check.py, tools/shuffles.py): calibrated on seeded
+"""Shuffle quality (firmware/game/shuffle_check.py, tools/shuffles.py): calibrated on seeded
 shuffles of the deck model -- fair ones flagged in about 1% of cases, a cut, a riffle or an
 overhand nearly always --, the same counts on the MicroPython VM, no allocation for a card,
 and the table saying it with `shuffle_check = on`."""
@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-import engine as E
+from game import engine as E
 import runner as R
-import shuffle_check as C
+from game import shuffle_check as C
 import shuffles as T
 import simtable as S
 from boards.simdev.deck import Deck
@@ -80,7 +80,7 @@ def test_report_of_a_history_flags_only_the_cut(tmp_path, monkeypatch):
 VM_SCRIPT = """
 import gc, micropython, sys
 sys.path.insert(0, %r)
-import shuffle_check as C
+from game import shuffle_check as C
 c = C.ShuffleCheck()
 pack = %r
 for x in pack:
@@ -135,8 +135,8 @@ def test_the_table_says_a_weak_shuffle(tmp_path, monkeypatch):
 
 
 def test_the_setting_is_a_switch_off_by_default():
-    import settings
-    from settings_values import Settings
+    from ledger import settings
+    from ledger.settings_values import Settings
     assert Settings().shuffle_check is False
     path = os.path.join(ROOT, "build", "test_shuffle_setting.txt")
     os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -13,7 +13,7 @@ import pytest
 import odds
 import simulate
 import strategies as S
-from rules import parse_rules
+from game.rules import parse_rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIMULATE = os.path.join(ROOT, "tools", "simulate.py")

@@ -1,4 +1,4 @@
-"""The engine snapshot beside the journal (firmware/snapshot.py): a boot from it is the
+"""The engine snapshot beside the journal (firmware/ledger/snapshot.py): a boot from it is the
 same table as a boot that replays every event, for every point of real sessions; a torn,
 stale or foreign snapshot is never trusted (the whole journal is replayed instead)."""
 import os
@@ -7,9 +7,9 @@ import pytest
 from app_support import Bench
 
 import simtable as S
-from journal import Journal
-from snapshot import Snapshot
-from transcript import Header, parse_event, read_events, strip
+from ledger.journal import Journal
+from ledger.snapshot import Snapshot
+from game.transcript import Header, parse_event, read_events, strip
 
 
 def engine_of(lines):

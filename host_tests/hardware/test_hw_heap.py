@@ -11,9 +11,10 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import hwbridge  # noqa: E402
 import mpy_build  # noqa: E402
 
-SMALLEST_HEAP = "88k"  # smallest that passes on the 64-bit unix port (see bench_hw.py);
-# 84k before the shoe reader listened without pauses (issue 14); 80k before seat_displays
-# kept one byte per character cell (1.5 KB) for column-span updates
+# A heap that passes on the 64-bit unix port from 110k up (bench_hw.py). Below it, down to
+# 96k, a run passes or fails by where the VM's qstr pool finds its next chunk: the dotted
+# names of the firmware's packages are interned on this VM (they are in flash on a Pico).
+SMALLEST_HEAP = "112k"
 DECK = os.path.join(ROOT, "host_tests", "mp", "hw_remote_deck.py")
 
 
@@ -64,8 +65,9 @@ def test_heap_lock_check_can_fail(micropython, tmp_path):
 
 def test_firmware_and_boards_compile_with_mpy_cross(tmp_path):
     files = [os.path.join(ROOT, "firmware", n) for n in (
-        "busio.py", "digitalio.py", "drvtime.py", "drivers.py", "tca9548a.py",
-        "shoe_reader.py", "seat_displays.py", "font5x7.py")]
+        "busio.py", "digitalio.py", "hardware/drvtime.py", "hardware/drivers.py",
+        "hardware/tca9548a.py", "hardware/shoe_reader.py", "hardware/seat_displays.py",
+        "hardware/font5x7.py")]
     files += glob.glob(os.path.join(ROOT, "boards", "**", "*.py"), recursive=True)
     assert len(files) > 15
     for f in files:

@@ -12,7 +12,7 @@ from conftest import ROOT, run_micropython
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "mp"))
 import hw_cases  # noqa: E402
 
-from cards import parse_card  # noqa: E402
+from game.cards import parse_card  # noqa: E402
 
 
 def mpy_path():

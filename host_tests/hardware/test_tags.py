@@ -1,4 +1,4 @@
-"""Tag mode (firmware/tagmode.py) end to end on the simulated board: tools/tags.py talking
+"""Tag mode (firmware/tagging/tagmode.py) end to end on the simulated board: tools/tags.py talking
 the serial protocol to host_tests/mp/tags_device.py on the MicroPython VM (firmware as on
 the Pico), and the same device loop in-process on CPython for the finer cases."""
 import os
@@ -15,13 +15,13 @@ import mpy_build  # noqa: E402
 import tags  # noqa: E402
 import tags_device  # noqa: E402
 
-import tagmode  # noqa: E402
+from tagging import tagmode  # noqa: E402
 from boards import sim  # noqa: E402
 from boards.simdev import ntag213  # noqa: E402
-import cards  # noqa: E402
-from cards import parse_card  # noqa: E402
-from font5x7 import FONT  # noqa: E402
-from uid_map import UidMap  # noqa: E402
+from game import cards  # noqa: E402
+from game.cards import parse_card  # noqa: E402
+from hardware.font5x7 import FONT  # noqa: E402
+from hardware.uid_map import UidMap  # noqa: E402
 
 DEVICE = os.path.join(ROOT, "host_tests", "mp", "tags_device.py")
 DECK = [cards.card_name(tagmode.deck_card(i)) for i in range(52)]

@@ -9,8 +9,8 @@ import textwrap
 
 from conftest import ROOT
 
-from cards import card_name
-from tag_deck import deck_card
+from game.cards import card_name
+from tagging.tag_deck import deck_card
 
 TAGS = os.path.join(ROOT, "tools", "tags.py")
 DEVICE = os.path.join(ROOT, "host_tests", "mp", "tags_device.py")

@@ -5,11 +5,11 @@ import sys
 
 import micropython
 
-import bank_options  # noqa: F401 - the engine imports it at a table's first banker option
-import hands
+from game import bank_options  # noqa: F401 - the engine imports it at a table's first banker option
+from game import hands
 from autoplay import Autoplayer
-from engine import EV_CARD, Engine
-from rules import parse_rules
+from game.engine import EV_CARD, Engine
+from game.rules import parse_rules
 
 PRESETS = (
     ("table",), ("casino",),

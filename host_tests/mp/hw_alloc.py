@@ -5,7 +5,7 @@ import micropython
 
 from boards import sim
 from boards.simdev import ntag213
-from uid_map import UidMap
+from hardware.uid_map import UidMap
 
 w = sim.build(n_displays=1)
 r = sim.make_reader()
@@ -37,7 +37,7 @@ print("lookup", locked(m.lookup, uid), locked(m.lookup, miss))
 tag = ntag213.text_tag("10S", n=1, lock_tlv=True)
 r._ndef[:] = tag.mem[16:16 + 64]
 r._have = 64
-import ndef  # noqa: E402
+from hardware import ndef  # noqa: E402
 
 
 def walk():

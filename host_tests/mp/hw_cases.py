@@ -15,7 +15,7 @@ if sys.implementation.name == "cpython":
 from boards import sim                       # noqa: E402
 from boards.simdev import ntag213            # noqa: E402
 from boards.simdev.bus import ProtocolError  # noqa: E402
-from cards import card_name, parse_card      # noqa: E402
+from game.cards import card_name, parse_card      # noqa: E402
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"
@@ -116,7 +116,7 @@ def case_deck_text():
 
 
 def case_deck_uidmap():
-    from uid_map import UidMap
+    from hardware.uid_map import UidMap
     w = sim.build()
     m = UidMap()
     tags = []
@@ -130,7 +130,7 @@ def case_deck_uidmap():
 
 
 def case_uidmap_file():
-    from uid_map import UidMap
+    from hardware.uid_map import UidMap
     m = UidMap(capacity=2)
     for i in range(10):
         m.add(ntag213.uid_for(i), (i * 5) % 52)
@@ -275,7 +275,7 @@ def case_silent_reader():
 
 
 def case_unknown_tags():
-    from uid_map import UidMap
+    from hardware.uid_map import UidMap
     w = sim.build()
     m = UidMap()
     known = ntag213.blank_tag(n=5)
@@ -437,7 +437,7 @@ def case_bus_clock():
 
 
 def _expected_pixels(line, inv, font):
-    from font5x7 import ADVANCE, FIRST, WIDTH
+    from hardware.font5x7 import ADVANCE, FIRST, WIDTH
     cols = bytearray(128)
     x = 0
     for ch in line:
@@ -452,7 +452,7 @@ def _expected_pixels(line, inv, font):
 
 
 def case_displays():
-    from font5x7 import FONT
+    from hardware.font5x7 import FONT
     w = sim.build()
     b0 = w.bus.stats.wire_bytes()
     t0 = w.clock.ns
@@ -492,7 +492,7 @@ def case_display_non_ascii():
     # a character outside the font is one '?' cell, however many UTF-8 bytes it has (the
     # page loops read a line's bytes: seat_displays' viper functions, native_shim on
     # CPython); a change from one such character to another draws nothing new
-    from font5x7 import FONT
+    from hardware.font5x7 import FONT
     w = sim.build()
     d = sim.make_displays(1)
     lines = ["Se\u00e9t 1 \u00a3", "\u20ac5 \u00e9", "\u00e9"]
@@ -525,7 +525,7 @@ def case_display_builtin_font():
 
 
 def case_display_faults():
-    from font5x7 import FONT
+    from hardware.font5x7 import FONT
     w = sim.build()
     d = sim.make_displays(4)
     out = {}
@@ -553,7 +553,7 @@ def case_display_faults():
 def case_driver_ssd1306_strict():
     # the unchanged driver against a model that knows only the docs/DEVICES.md command set
     from boards.simdev.ssd1306 import SSD1306
-    import drivers
+    from hardware import drivers
     w = sim.build()
     plain = SSD1306()
     w.bus.add_device(0x3D, plain)

@@ -4,7 +4,7 @@ import gc
 
 gc.collect()
 free0 = gc.mem_free()
-import drvtime                                   # noqa: E402
+from hardware import drvtime                                   # noqa: E402
 from boards import sim                           # noqa: E402
 from boards.simdev.remote import RemoteWorld, host  # noqa: E402
 
@@ -12,7 +12,7 @@ sim.world = RemoteWorld()
 drvtime.use(sim.world.clock)
 gc.collect()
 free1 = gc.mem_free()
-import drivers                                   # noqa: E402
+from hardware import drivers                                   # noqa: E402
 drivers.install()                                # imports the three Adafruit drivers
 gc.collect()
 free_drv = gc.mem_free()

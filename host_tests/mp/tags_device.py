@@ -69,7 +69,7 @@ class Operator:
         self.empty_said = False
 
     def step(self):
-        import tagmode
+        from tagging import tagmode
         field = self.w.pn532.field
         need = self.tm.need if self.tm.active else tagmode.NEED_REMOVE
         if need == tagmode.NEED_TAG and not field:
@@ -136,7 +136,7 @@ class Lines:
 
 
 def tagtext(code):
-    from cards import card_name
+    from game.cards import card_name
     return card_name(code)
 
 
@@ -145,8 +145,8 @@ class Shoe:
     will hold them; feed() takes a serial line, step() is one pass of the loop."""
 
     def __init__(self, specs, path="uidmap.txt", nd=9, say=None, irq=True):
-        import tagmode
-        from uid_map import UidMap
+        from tagging import tagmode
+        from hardware.uid_map import UidMap
         self.say = say or _say
         self.pile = [make_tag(s) for s in specs]
         self.w = w = sim.build(n_displays=nd)

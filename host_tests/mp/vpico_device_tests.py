@@ -42,24 +42,24 @@ class Rp2Port(unittest.TestCase):
         self.assertGreaterEqual(time.ticks_diff(time.ticks_ms(), a), 20)
 
     def test_drvtime_monotonic_follows_ticks(self):
-        import drvtime
+        from hardware import drvtime
         a = drvtime.monotonic()
         time.sleep_ms(30)
         self.assertGreaterEqual(drvtime.monotonic() - a, 0.029)
 
     def test_drvtime_ticks_survive_rebase(self):
-        import drvtime
+        from hardware import drvtime
         a = drvtime.ticks_ms()
         time.sleep_ms(30)
         drvtime.rebase()                 # the shoe reader does this at every poll
         self.assertGreaterEqual(drvtime.ticks_diff(drvtime.ticks_ms(), a), 30)
 
     def test_select_poll_on_usb_stdin(self):
-        from serial_lines import StdinLines
+        from hardware.serial_lines import StdinLines
         self.assertIsNone(StdinLines().poll())     # nothing typed: no line, no blocking
 
     def test_journal_on_a_full_flash(self):
-        from journal import Journal
+        from ledger.journal import Journal
         j = Journal("")
         j.path = "vt_journal.txt"
         j.tmp = "vt_journal.tmp"

@@ -1,10 +1,10 @@
-# A shoe powered for days: the buttons' sampler (firmware/buttons.py SampledButtons, the
+# A shoe powered for days: the buttons' sampler (firmware/hardware/buttons.py SampledButtons, the
 # Pico's hard timer callback) and the uptime counters (drvtime.count_up) across the wrap
 # of MicroPython's ticks_ms (2**30 ms, 12.4 days), under heap_lock() on MicroPython (a hard
 # interrupt may not allocate). Runs on CPython (imported by the test) and on the unix VM
 # (`micropython host_tests/mp/wrap_cases.py` prints the result as one line).
-import drvtime
-from buttons import Buttons, SampledButtons
+from hardware import drvtime
+from hardware.buttons import Buttons, SampledButtons
 
 try:
     from micropython import heap_lock, heap_unlock

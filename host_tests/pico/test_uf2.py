@@ -42,12 +42,12 @@ def test_each_board_has_its_uf2_with_the_shoe_frozen_in(board, name):
     image = payload(path)
     assert b"Pontoon shoe %s on %s" % (version().encode(), name) in image
     # the frozen modules are there by name, the web part only on the Pico W
-    for module in (b"engine.py", b"seat_displays.py", b"adafruit_pn532", b"board.py",
-                   b"main.py"):
+    for module in (b"game/engine.py", b"hardware/seat_displays.py", b"adafruit_pn532",
+                   b"board.py", b"main.py"):
         assert module in image, module
     assert (b"microdot" in image) == (board == "RPI_PICO_W")
-    assert (b"web_pages.py" in image) == (board == "RPI_PICO_W")
-    assert (b"web_history.py" in image) == (board == "RPI_PICO_W")
+    assert (b"webui/web_pages.py" in image) == (board == "RPI_PICO_W")
+    assert (b"webui/web_history.py" in image) == (board == "RPI_PICO_W")
 
 
 def _run(env_changes, *args):
@@ -89,7 +89,7 @@ def test_no_source_anywhere_says_how_to_get_it(tmp_path, monkeypatch):
 
 
 def test_a_firmware_change_rebuilds_only_what_changed():
-    src = os.path.join(ROOT, "firmware", "cards.py")
+    src = os.path.join(ROOT, "firmware", "game", "cards.py")
     os.utime(src)                       # changed now (newer than its frozen .mpy)
     p = _run({}, "--board", "RPI_PICO")
     assert p.returncode == 0, p.stderr
@@ -100,7 +100,7 @@ def test_a_firmware_change_rebuilds_only_what_changed():
     with open(os.path.join(ROOT, "build", "uf2", "RPI_PICO.log")) as f:
         log = f.read()
     frozen = [x.split()[1] for x in log.splitlines() if x.startswith("MPY ")]
-    assert frozen == ["cards.py"], frozen
+    assert frozen == ["game/cards.py"], frozen
     compiled = [x for x in log.splitlines() if "Building C object" in x]
     assert len(compiled) == 1 and "frozen_content" in compiled[0], compiled
 
@@ -155,7 +155,7 @@ def test_the_frozen_machine_code_runs_from_sram_on_the_pico():
     # more); the Pico W keeps its heap
     for board, in_sram in (("RPI_PICO", True), ("RPI_PICO_W", False)):
         code = uf2.frozen_machine_code(os.path.join(uf2.OUT, "build-" + board))
-        assert len(code) >= 20 and "fun_data_engine_Engine_apply" in code, (board, code)
+        assert len(code) >= 20 and "fun_data_game_engine_Engine_apply" in code, (board, code)
         for name, address in code.items():
             assert (0x20000000 <= address < 0x20042000) == in_sram, (board, name, hex(address))
 

@@ -1,4 +1,4 @@
-"""The buttons on the virtual Pico (stock UF2, firmware/buttons.py and boards/pico.py as the
+"""The buttons on the virtual Pico (stock UF2, firmware/hardware/buttons.py and boards/pico.py as the
 deploy bundle's .mpy files): presses made while the CPU is busy in C code, or while every
 interrupt is held off, are still seen.
 
@@ -16,7 +16,7 @@ import bench_pico as B
 
 DEVICE = r'''
 import board, machine, time
-from buttons import Buttons, SampledButtons
+from hardware.buttons import Buttons, SampledButtons
 
 
 def soft_timer(period, cb):

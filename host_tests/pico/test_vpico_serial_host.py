@@ -2,7 +2,7 @@
 the table deals, on the virtual Pico (the shoe's own UF2): vpico.js holds the Pico's IN
 transfers back, so MicroPython's CDC transmit buffer fills as on a real Pico (its write then
 waits up to 500 ms each time: shared/tinyusb/mp_usbd_cdc.c). The firmware writes only while
-the port takes bytes (firmware/serial_out.py): the cards dealt meanwhile are taken and shown,
+the port takes bytes (firmware/hardware/serial_out.py): the cards dealt meanwhile are taken and shown,
 and when the host reads again the lines come (or, past the queue, a line saying how many
 were dropped) and the session goes on to the script's end."""
 from test_vpico_firmware import _frozen_ready
@@ -16,7 +16,7 @@ PAUSE_CARDS = 3                # cards dealt while the host does not read
 STATUS_LINES = 30             # typed meanwhile: their answers overflow every buffer
 GAP_MS = 40                    # the reader's goal (tools/bench_pico.py GOALS["reader_gap"])
 # the line that fills the USB buffer as the host stops reading waits MicroPython's 500 ms
-# twice (taken in part, asked again: py/stream.c), once per pause (firmware/serial_out.py)
+# twice (taken in part, asked again: py/stream.c), once per pause (firmware/hardware/serial_out.py)
 ONSET_MS = 2 * 500
 
 

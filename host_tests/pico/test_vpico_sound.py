@@ -4,7 +4,7 @@ the slice's registers at each write and the piezo model hears it (p.world.buzzer
 new world at each boot). What it costs the reader and the displays: docs/DEVELOPING.md."""
 import pytest
 
-import buzzer
+from hardware import buzzer
 from boards.simdev import ntag213
 from vpico.pico import FROZEN, Pico, VpicoError, firmware_dir, node_ready, uf2_for
 

@@ -69,7 +69,7 @@ def test_largest_free_block_after_the_web_session(played):
 
 def _standings_of_the_kept_session(played, tmp_path):
     """What CPython's web_history streams for the file kept on the Pico W's flash."""
-    import web_history
+    from webui import web_history
     path = tmp_path / "0001.txt"
     path.write_text(played["kept"])
     return b"".join(web_history.standings(str(path)))

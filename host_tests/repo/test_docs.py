@@ -8,7 +8,7 @@ import re
 
 from conftest import ROOT
 
-import engine as E
+from game import engine as E
 
 DOCS = os.path.join(ROOT, "docs")
 SKIP_DIRS = {".git", ".venv", "node_modules", "out", "build", "__pycache__", ".pytest_cache",

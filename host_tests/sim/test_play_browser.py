@@ -13,9 +13,9 @@ import pytest
 import browser
 import livetable as L
 import play
-import app
-import menu as M
-from cards import card_name
+from table import app
+from table import menu as M
+from game.cards import card_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9TAJQK])([CDHS])(?![A-Za-z0-9])")

@@ -6,7 +6,7 @@ import functools
 
 import pytest
 
-import buzzer
+from hardware import buzzer
 import livetable as L
 import play
 import test_play_terminal

@@ -1,4 +1,4 @@
-"""The simulated Pico W: the firmware and its web server (firmware/web.py, microdot) on the
+"""The simulated Pico W: the firmware and its web server (firmware/webui/web.py, microdot) on the
 MicroPython VM, on 127.0.0.1 at a port chosen at run time, with the chip models and the
 scripted players in this process (web_support.py). Every page and API answer of whole
 sessions is checked for hidden cards; bad, big, slow and many requests must neither stop
@@ -13,9 +13,9 @@ import time
 import web_support as W
 from app_support import hidden_states, hidden_violations
 
-import engine as E
+from game import engine as E
 import simtable as S
-import views as V
+from table import views as V
 
 LATENCY_BUDGET_MS = 50      # tag in the field -> its display written (README budget)
 CODE = re.compile(r"Phone code (\d{6})")
@@ -330,8 +330,8 @@ def test_a_seat_code_cannot_be_guessed_in_a_session():
     then one try per LOCK_MAX_S: 3 + 9 + 143 = 155 codes checked in a 12-hour session, so
     P(any seat opened) <= 155 / 10^6 = 0.016%. (This guesser never hits: it skips the
     right codes, so the count is exact.)"""
-    import drvtime
-    import web
+    from hardware import drvtime
+    from webui import web
     clock = _Clock()
     drvtime.use(clock)
     try:
@@ -361,7 +361,7 @@ def test_a_seat_code_cannot_be_guessed_in_a_session():
 
 
 def test_wrong_codes_are_slowed_down_on_the_table(tmp_path):
-    import web
+    from webui import web
     wt = W.WebTable(tmp_path, seats=4, seed=5)
     with wt:
         wt.hold(0)
@@ -634,7 +634,8 @@ n.STA_IF = 0
 n.AP_IF = 1
 n.hostname = lambda h: log.append(('hostname', h))
 sys.modules['network'] = n
-import board, settings
+import board
+from ledger import settings
 print(board.__file__, board.BUTTON_PINS)
 for text in (["wifi = Our Home Wifi", "wifi_password = pass word"], [],
              ["ap_name = Shoe", "ap_password = 12345678", "web_port = 8080"]):
@@ -677,7 +678,7 @@ def test_the_pico_w_board_joins_wifi_or_opens_an_access_point(tmp_path):
 
 
 def test_web_settings_are_checked():
-    import settings
+    from ledger import settings
     st = settings.parse(["seats = 4"])
     assert st.seat_displays and st.web and st.wifi == "" and st.web_port == 80
     for line, why in (("seat_displays = maybe", "seat_displays must be on or off"),
@@ -703,7 +704,7 @@ if %r:
     b.t.board = sim_w
 b.world.serial.push("halt")
 b.t.run()
-print("web" in sys.modules, "web_pages" in sys.modules, "microdot" in sys.modules,
+print("webui.web" in sys.modules, "webui.web_pages" in sys.modules, "microdot" in sys.modules,
       "asyncio" in sys.modules, b.t.web is None)
 """
 
@@ -730,7 +731,7 @@ def test_long_polls_held_at_once_are_bounded():
     connections); the others answer at once and their pages ask again a second later."""
     import asyncio
 
-    import web
+    from webui import web
     w = web.Web(_Table())
     v = w.version
     done = []
@@ -757,7 +758,7 @@ def test_a_held_long_poll_ends_when_the_table_stops():
     # waiting out POLL_WAIT_MS: nothing of the session is left in the heap afterwards
     import asyncio
 
-    import web
+    from webui import web
     w = web.Web(_Table())
 
     async def main():

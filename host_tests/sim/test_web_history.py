@@ -1,4 +1,4 @@
-"""A kept session on a Pico W's pages (firmware/web_history.py, web.py's /history routes,
+"""A kept session on a Pico W's pages (firmware/webui/web_history.py, web.py's /history routes,
 web_pages.HISTORY): the JSON the shoe streams (every seat's balance after every deal, the
 deal's banker, the final ledger, the winners) against tools/replay.py, on CPython and the
 MicroPython VM; the routes through microdot's test client; the settle-up's JavaScript
@@ -34,7 +34,7 @@ def _expected(path):
     it, from an engine fed the file's events (balances move between deals too: kitty
     put-ups); the rest from the replayer's document, whose deal nets are checked against
     the balances' steps where nothing but deals moves them."""
-    from transcript import Header, parse_event, strip
+    from game.transcript import Header, parse_event, strip
     led = S.ledger(path)
     seats = sorted(int(s) for s in led["balances"])
     h = Header()
@@ -65,7 +65,7 @@ def _expected(path):
 
 @pytest.mark.parametrize("preset,seats,seed,options", CASES)
 def test_the_standings_json_is_the_replayers_ledger(tmp_path, preset, seats, seed, options):
-    import web_history as H
+    from webui import web_history as H
     path = _history(tmp_path, preset, seats, seed, options)
     pieces = list(H.standings(path))
     got = json.loads(b"".join(pieces))
@@ -84,7 +84,7 @@ def test_the_standings_json_is_the_replayers_ledger(tmp_path, preset, seats, see
 
 
 def test_a_file_that_cannot_be_read_to_its_end_says_where(tmp_path):
-    import web_history as H
+    from webui import web_history as H
     path = _history(tmp_path, "table", 4, 1)
     lines = open(path).read().splitlines()
     cut = len(lines) // 2
@@ -105,7 +105,7 @@ def test_a_file_that_cannot_be_read_to_its_end_says_where(tmp_path):
 # --------------------------------------------------------------------------- the routes
 class _Table:
     def __init__(self, root):
-        import views as V
+        from table import views as V
         self.e = None
         self.nev = 0
         self.ui = V.UI()
@@ -114,7 +114,7 @@ class _Table:
 
 
 def _client(root):
-    import web
+    from webui import web
     from microdot.test_client import TestClient
     return TestClient(web.make_app(web.Web(_Table(root))))
 
@@ -212,7 +212,7 @@ def _ledgers(n, seed):
 
 def run_settle_js(ledgers):
     """web_pages.SETTLE's settle() on node, for each ledger: its payments."""
-    import web_pages as P
+    from webui import web_pages as P
     js = P.SETTLE.decode().replace("<script>", "").replace("</script>", "")
     driver = js + """
 var input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
@@ -331,7 +331,7 @@ def _serve_pages(root):
     import asyncio
     import threading
 
-    import web
+    from webui import web
     app = web.make_app(web.Web(_Table(root)))
     port = W.free_port()
     loop = asyncio.new_event_loop()

@@ -305,7 +305,7 @@ function showPower(on) {
   document.body.dataset.powered = on ? "1" : "0";
 }
 
-// The shoe's buzzer (firmware/buzzer.py): each tone the piezo model heard, played with
+// The shoe's buzzer (firmware/hardware/buzzer.py): each tone the piezo model heard, played with
 // WebAudio at the firmware's pitch and length. A page may only make sound once it has been
 // clicked or typed in (the browsers' autoplay rule): tones before that are not played.
 let audio = null;

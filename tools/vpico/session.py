@@ -178,7 +178,7 @@ def play(a, pico, free_fresh, head, events, frames, t_start):
                                     else ""))
     print("  refusals %d; actions redone %d; ledger %s the scripted session's" % (
         len(driver.errors), driver.retries, "equal to" if same else "DIFFERENT from"))
-    import seal
+    from ledger import seal
     said = [ln.split() for ln in lines if ln.startswith("# seal ")]
     pico_seal = " ".join(said[-1][2:4]) if said else "?"
     with open(script_path, "rb") as f:

@@ -22,7 +22,7 @@ PROMPT = b">>> "
 # REPL code that erases the journal's raw flash region on the shoe's own UF2 (its tail and
 # snapshots; nothing on the stock UF2): with journal.txt removed, a fresh Pico
 ERASE_RAW_JOURNAL = ("import board\n_d = board.journal_flash() if hasattr(board, 'journal_flash') "
-                     "else None\nif _d:\n import raw_recover\n raw_recover.erase(_d)\n")
+                     "else None\nif _d:\n from ledger import raw_recover\n raw_recover.erase(_d)\n")
 
 
 def mpremote(pico, *args, wall_timeout=600):
@@ -117,7 +117,7 @@ def played_session(pico, driver, wall_timeout=3600):
     journal, err = pico.exec_raw(
         "import os\nh = sorted(os.listdir('history')) if 'history' in os.listdir() "
         "else []\nif h:\n print(open('history/' + h[0]).read())\nelse:\n"
-        " import session\n session.print_journal()")
+        " from ledger import session\n session.print_journal()")
     return [ln for ln in journal.replace("\r\n", "\n").split("\n") if ln.strip()], err
 
 

@@ -1,7 +1,7 @@
 # The flash layout of the shoe's own UF2 (mpconfigboard.h of each board here): the region
 # MicroPython's rp2.Flash() covers begins JOURNAL_BYTES below where the stock firmware's
 # does. Those first bytes are the raw region for the journal's tail and the snapshots
-# (firmware/raw_journal.py), written a page at a time and never erased while a session is
+# (firmware/ledger/raw_journal.py), written a page at a time and never erased while a session is
 # played; littlefs is mounted from JOURNAL_BYTES on, where the stock firmware keeps it, so
 # the files of a Pico that ran the stock UF2 are all still there.
 from micropython import const

@@ -1,0 +1,194 @@
+# The PN532 link: one command in flight at a time, over I2C with the IRQ pin, never waiting
+# for an answer. Used by the shoe reader and the tag mode, each with its own Link.
+#
+#   lk.send(cmd, params, n)   the command frame and its ACK (the driver's send_command:
+#                             its frame bytes, its ACK check); n = the answer's data bytes
+#   lk.waiting()              -1 once the answer is ready (IRQ low, or the status byte
+#                             without an IRQ pin), else the ms since the command went out
+#   lk.receive()              the answer into lk.rx, no allocation (the shoe reader)
+#   lk.response()             the answer as the driver reads it (the tag mode)
+#   lk.failed()               a round trip failed; True once when failures in a row make
+#                             the chip silent (the caller reports it in its own words)
+# Command codes and parameter bytes are docs/DEVICES.md's; they live only here. Private
+# attributes reuse names the driver and the reader already had (_i2c, _st, _t0, _want,
+# _fails): on the unix VM each new name is a heap qstr, and test_hw_heap's small heap
+# has room for only a few more before its qstr pool grows.
+from . import drvtime
+
+from micropython import const
+
+
+INLIST = const(0x4A)       # InListPassiveTarget
+INDATA = const(0x40)       # InDataExchange
+INRELEASE = const(0x52)    # InRelease
+RFCONFIG = const(0x32)     # RFConfiguration
+_NTAG_READ = const(0x30)   # through InDataExchange: four pages from a page on
+_NTAG_WRITE = const(0xA2)  # through InDataExchange: one page
+_CFG_RETRIES = const(0x05)  # RFConfiguration item: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
+_PN532TOHOST = const(0xD5)
+_NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"   # host -> PN532: send that answer again
+
+
+def retries_params(passive_retries):
+    """RFConfiguration parameters: passive activation attempts (0xFF: until a tag answers)."""
+    return bytes((_CFG_RETRIES, 0xFF, 0x01, passive_retries))
+
+
+def list_params(max_targets):
+    """InListPassiveTarget parameters: MaxTg, 106 kbps type A."""
+    return bytes((max_targets, 0x00))
+
+
+RELEASE_ALL = b"\x00"      # InRelease parameter: every target
+
+
+def read_params():
+    """InDataExchange READ parameters, filled per page: Tg, READ, page."""
+    return bytearray((0, _NTAG_READ, 0))
+
+
+def write_params():
+    """InDataExchange WRITE parameters, filled per page: Tg, WRITE, page, its 4-byte data."""
+    return bytearray((0, _NTAG_WRITE, 0, 0, 0, 0, 0))
+
+
+class Link:
+    def __init__(self, pn532, irq=None, i2c=None, address=0x24, rx=0, silent_after=20):
+        self.pn = pn532
+        self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
+        self._i2c = None                      # for status reads and receive()
+        if i2c is not None:
+            from adafruit_bus_device.i2c_device import I2CDevice
+            self._i2c = I2CDevice(i2c, address, probe=False)
+        self.silent_after = silent_after
+        self._st = bytearray(1)
+        self.rx = bytearray(rx) if rx else None
+        self.command = 0                      # the command in flight (0: none)
+        self._want = 0
+        self.full = 0                         # a longer frame was asked again: its length
+        self._t0 = 0
+        self._fails = 0                       # failed round trips in a row
+        self.silent = False
+
+    def reset(self):
+        """Forget the command in flight and the failures (a new run of the tag mode)."""
+        self.command = 0
+        self._fails = 0
+        self.silent = False
+
+    def send(self, cmd, params, n):
+        """Send a command and read its ACK; n = data bytes expected after the response code.
+        False when the chip did not take it."""
+        self.command = cmd
+        self._want = 10 + n                    # status, 5 header, 0xD5 code, n, DCS 00
+        self._t0 = drvtime.ticks_ms()
+        try:
+            return self.pn.send_command(cmd, params, timeout=0.01)
+        except (OSError, RuntimeError):
+            return False
+
+    def configure(self, params):
+        """RFConfiguration as one blocking call (its driver's timeout): True if accepted."""
+        try:
+            return self.pn.call_function(RFCONFIG, params=params, timeout=0.05) is not None
+        except (OSError, RuntimeError):
+            return False
+
+    def ready(self):
+        if self.irq is not None:
+            return self.irq.value() == 0
+        try:
+            with self._i2c as d:
+                d.readinto(self._st)
+        except OSError:
+            return False
+        return self._st[0] == 0x01
+
+    def waiting(self):
+        """-1 when the answer is ready, else the ms since the command went out."""
+        if self.ready():
+            return -1
+        return drvtime.ticks_diff(drvtime.ticks_ms(), self._t0)
+
+    def answers(self):
+        """The PN532 acknowledges its address (a status read, which aborts nothing)."""
+        try:
+            with self._i2c as d:
+                d.readinto(self._st)
+        except OSError:
+            return False
+        return True
+
+    def failed(self):
+        self._fails += 1
+        if self._fails >= self.silent_after and not self.silent:
+            self.silent = True
+            return True
+        return False
+
+    def receive(self):
+        """Read the ready answer into self.rx, exactly as long as expected (status byte,
+        00 00 FF LEN LCS 0xD5 code, data, DCS 00: fewer bus bytes than the driver's
+        fixed-size read, and no allocation). A longer frame (two targets listed) is asked
+        for again with a NACK frame (DEVICES.md) and read whole on the next call.
+        Returns the number of data bytes after the response code (at rx[8]), -1 for a
+        garbled or wrong frame, -2 when the frame comes again (the wait starts again)."""
+        rx = self.rx
+        m = self.full or self._want
+        self.full = 0
+        try:
+            with self._i2c as d:
+                d.readinto(rx, end=m)
+        except OSError:
+            return -1
+        ln = rx[4]
+        if rx[0] != 1 or rx[1] or rx[2] or rx[3] != 0xFF or (ln + rx[5]) & 0xFF or ln < 2:
+            return -1
+        if 8 + ln > m:
+            if 8 + ln > len(rx):
+                return -1
+            self.full = 8 + ln
+            try:
+                with self._i2c as d:
+                    d.write(_NACK_FRAME)
+            except OSError:
+                return -1
+            self._t0 = drvtime.ticks_ms()
+            return -2
+        c = 0
+        for i in range(6, 7 + ln):
+            c += rx[i]
+        if c & 0xFF or rx[7 + ln] or rx[6] != _PN532TOHOST or rx[7] != self.command + 1:
+            return -1
+        self._fails = 0
+        self.silent = False
+        return ln - 2
+
+    def response(self):
+        """The ready answer's data after the response code, read by the driver (it
+        allocates), or None."""
+        try:
+            r = self.pn.process_response(self.command, response_length=self._want - 10,
+                                         timeout=0.01)
+        except (OSError, RuntimeError):
+            r = None
+        if r is not None:
+            self._fails = 0
+            self.silent = False
+        return r
+
+    def wait(self, seconds):
+        """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready (its IRQ
+        pin), so a response is read the moment it is there. A simulated IRQ pin offers
+        wait_low(us); a real one is polled."""
+        irq = self.irq
+        if irq is None:
+            drvtime.sleep(seconds)
+            return
+        w = getattr(irq, "wait_low", None)
+        if w is not None:
+            w(int(seconds * 1000000))
+            return
+        end = drvtime.ticks_add(drvtime.ticks_ms(), int(seconds * 1000))
+        while irq.value() and drvtime.ticks_diff(end, drvtime.ticks_ms()) > 0:
+            drvtime.sleep(0.0001)

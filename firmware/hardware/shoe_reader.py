@@ -1,0 +1,492 @@
+# The shoe reader: the PN532 (unchanged adafruit_pn532 driver) as a stream of card events.
+#
+# poll() never blocks for long: each call does at most one command round trip (send a
+# command and read its ACK, or read a ready response and send the next command); while the
+# chip is busy it returns None after one IRQ-pin read (or one 1-byte status read).
+# It returns None, a card code (int, cards.py) or an anomaly (str "kind: text").
+# Speed (tools/bench_reader.py, README "The reader at dealing speed"): the PN532 retries
+# activation by itself until a tag answers, answers are read exactly as long as they are
+# (pn532_link.py), a card is reported before its target is
+# released, and wait() lets the idle controller wake on the IRQ pin (tools/bench_reader.py
+# measures how soon a card is known). urgent() tells the controller
+# to hold its display pages back while a card is being read.
+#
+# Card identity: the tag's NDEF Text record ("QH", "TS", "10S"; TLVs are walked, so a lock
+# control TLV first is fine), else the UID map (blank tags). Anything else is an anomaly.
+# Reporting: a card is reported once, as soon as it has been read (low latency while
+# dealing). Two new tags at once is an anomaly (no guess); a new tag next to one already
+# reported (the next card creeping in) is read normally. A read that fails half-way is
+# retried; a card that leaves before it could be read gives an "unread" anomaly.
+# Reader state that outlives a card, and its life (host_tests/controller/test_app_deck.py
+# plays each against a deck whose stickers never change):
+#   a slot (the card in the field)   until `gone_polls` listings miss it, or _EMPTY_MS of an
+#                                    empty field: while it lies there it is one card
+#   the last UID reported            until another card is reported, or rearm(): the
+#                                    table calls it whenever it takes anything but a card
+#                                    (a shuffle, a stake, a press, an UNDO, a new session).
+#                                    Till then that card back in the field is the card
+#                                    just dealt, waved again: one card, not reported
+#   the hold (settling)              _HOLD_MS at most after a card is reported
+#   the release (_RELEASING)         the next poll's round trip; then listening again
+#   ignore_field()                   until the field has been empty once
+#
+# UID map file ("uidmap.txt"): one "<14 hex digits UID> <card>" per line, '#' comments,
+# e.g. "04A1B2C3D4E5F6 QH". Loaded into a sorted bytearray of 8-byte records.
+import sys
+from array import array
+
+from . import drvtime
+from . import ndef
+from game.cards import card_name, parse_card
+from .pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, Link, list_params, \
+    read_params, retries_params
+
+from micropython import const
+
+
+_IDLE = const(0)
+_LISTING = const(1)
+_READING = const(2)
+_RELEASING = const(3)
+
+# slot states
+_FREE = const(0)
+_PENDING = const(1)      # in the field, not read yet
+_DONE = const(2)         # reported
+_SUPPRESSED = const(3)   # anomaly raised; ignored until it leaves
+
+_LIST_ONE = const(13)    # InListPassiveTarget answer: NbTg, Tg ATQA(2) SAK UIDlen UID(7)
+_NDEF_CAP = const(64)    # bytes of user memory we are willing to read for a card record
+# MxRtyPassiveActivation FF: the PN532 keeps trying to activate a tag until one answers, so
+# a tag entering the field is found by the chip's next attempt, never waiting for the host.
+# An empty field then gives no answer at all: _EMPTY_MS of silence counts as an empty
+# listing in which every card that was in the field has gone, and every
+# list_timeout_ms a status read (which aborts nothing) proves the chip is still there.
+_PASSIVE_RETRIES = const(0xFF)
+# poll(hold=True) keeps the release after a reported card waiting this long at most (the
+# card's own display goes first; a next card is then found by a listing that starts later)
+_HOLD_MS = const(20)
+_EMPTY_MS = const(15)     # longer than a listing of two tags (docs/DEVICES.md)
+_SAID = const(12)         # a tag's text quoted in a not-a-card anomaly: so much fits a display
+
+TWO_TAGS = "two-tags"
+UNKNOWN_TAG = "unknown-tag"
+NOT_A_CARD = "not-a-card"
+UNREAD = "unread"
+READ_FAILED = "read-failed"
+CONFLICT = "conflict"
+READER_SILENT = "reader-silent"
+
+
+if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
+    from game.native_shim import micropython, ptr8  # noqa: F401
+
+
+# Byte loops on a card's way in, as machine code (each a Python loop otherwise, on every
+# card: a UID compared or copied, a READ's data copied)
+@micropython.viper
+def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
+    for i in range(n):
+        if a[ao + i] != b[bo + i]:
+            return False
+    return True
+
+
+@micropython.viper
+def _copy(dst: ptr8, do: int, src: ptr8, so: int, n: int):
+    for i in range(n):
+        dst[do + i] = src[so + i]
+
+
+def uid_hex(uid, n=7):
+    return "".join("%02X" % uid[i] for i in range(n))
+
+
+class ShoeReader:
+    def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
+                 max_retries=3, timeout_ms=150, passive_retries=_PASSIVE_RETRIES,
+                 silent_after=20, max_targets=2, list_timeout_ms=100):
+        self.pn = pn532
+        self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
+        self.map = uid_map
+        self.gone_polls = gone_polls
+        self.max_retries = max_retries
+        self.timeout_ms = timeout_ms
+        self.link = Link(pn532, irq, i2c or pn532._i2c.i2c, address,
+                         rx=10 + max(17, 1 + 12 * max_targets),    # the longest answer
+                         silent_after=silent_after)
+        self._p_list = list_params(max_targets)
+        self.list_timeout_ms = list_timeout_ms
+        self._p_read = read_params()
+        self._ndef = bytearray(_NDEF_CAP)
+        self._have = 0
+        # two slots: UID, state, misses, retries
+        self._uid = bytearray(14)
+        self._state = bytearray(2)
+        self._miss = bytearray(2)
+        self._tries = bytearray(2)
+        self._last = bytearray(7)
+        self._has_last = False
+        self._ignore = False                     # ignore_field(): until the field is empty
+        self._resp = bytearray(2 * 8)            # listed targets: Tg, UID(7)
+        self._q = [None] * 4                     # event ring
+        self._qh = 0
+        self._qn = 0
+        self._step = _IDLE
+        self._quiet = 0                          # ms of a listing already counted as empty
+        self._alive = 0                          # ms of a listing when it was last checked
+        self._silence = False
+        self._none = bytes(1)                    # an empty InListPassiveTarget answer
+        self._slot = 0                           # slot being read
+        self._tg = 0
+        self._msg = array("i", (0, 0, 0))           # NDEF message bounds in _ndef (ndef.py)
+        self._txt = array("i", (0, 0))              # text bounds
+        self.polls = 0
+        self.max_gap_ms = 0                      # longest time between two polls
+        self._polled = -1                        # ticks_ms of the last poll (-1: none yet)
+        self._reported = -1                      # ticks_ms of a reported card (-1: none)
+        self.retries = 0
+        self.timeouts = 0
+        self.cards = 0
+        self.anomalies = 0
+        self.last_uid = self._last
+        self._cfg = retries_params(passive_retries)
+        if not self.link.configure(self._cfg):
+            raise RuntimeError("PN532 did not accept RFConfiguration")
+
+    # --- events
+    def _emit(self, ev):
+        if self._qn < 4:
+            self._q[(self._qh + self._qn) & 3] = ev
+            self._qn += 1
+        if isinstance(ev, int):
+            self.cards = drvtime.count_up(self.cards)
+        else:
+            self.anomalies = drvtime.count_up(self.anomalies)
+
+    def _pop(self):
+        ev = self._q[self._qh]
+        self._q[self._qh] = None
+        self._qh = (self._qh + 1) & 3
+        self._qn -= 1
+        return ev
+
+    def _anomaly(self, kind, text):
+        self._emit(kind + ": " + text)
+
+    def rearm(self):
+        """Forget the last reported UID: the next time that card comes out it is reported
+        and the engine judges it (after a shuffle, a press, a new session: app.Table)."""
+        self._has_last = False
+
+    def unwatched(self):
+        """Not watched till the next poll (the table takes no cards): no gap (max_gap_ms)."""
+        self._polled = -1
+
+    def ignore_field(self):
+        """Report nothing for the tags in the field now (e.g. the last card of the tag
+        mode, still on the reader): they are ignored until the field has been empty."""
+        self._ignore = True
+        self._polled = -1                # the tag mode had the reader: not a gap
+        self._step = _IDLE               # whatever was in flight was aborted meanwhile
+        self.link.configure(self._cfg)   # the tag mode set its own retry count
+        for s in range(2):
+            if self._state[s] != _FREE:
+                self._state[s] = _SUPPRESSED
+
+    def wait(self, seconds):
+        """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready."""
+        self.link.wait(seconds)
+
+    def urgent(self):
+        """True while a card is being read, a response waits or the chip is not listening
+        yet (after a card: its release, then the next listing): nothing else should take
+        the bus (the controller holds its display redraws back), so that the next card is
+        found even while the last one is still being shown. A reader that does not answer
+        never holds the displays."""
+        step = self._step
+        if self._qn or step == _READING or self.link.full:     # (full: a frame asked again)
+            return True
+        if step != _LISTING:
+            return not self.link.silent
+        if self.irq is not None and self.irq.value() == 0:
+            return True
+        return self._state[0] == _PENDING or self._state[1] == _PENDING
+
+    def settling(self):
+        """True while the reader is on its way back to listening after a card it reported,
+        its release held back (poll(hold), _HOLD_MS at most): the card's own display may go
+        first, as a card entering now is found by the listing that follows."""
+        step = self._step
+        return not self._qn and not self.link.full and self._reported >= 0 and (
+            step == _RELEASING or step == _RELEASING + 16) and \
+            drvtime.ticks_diff(drvtime.ticks_ms(), self._reported) < _HOLD_MS
+
+    # --- bus steps
+    def _send(self, cmd, params, step):
+        self._reported = self._reported if step == _RELEASING else -1   # (its listing next)
+        self._step = step
+        self._quiet = 0
+        self._alive = 0
+        n = _LIST_ONE if cmd == INLIST else (17 if cmd == INDATA else 1)
+        if not self.link.send(cmd, params, n):
+            self._failed()
+
+    def _failed(self):
+        # a command got no ACK, a response was garbled or never came: redo the step
+        self.retries = drvtime.count_up(self.retries)
+        if self.link.failed():
+            self._anomaly(READER_SILENT, "the PN532 does not answer")
+        self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
+
+    def _looked(self):
+        t = drvtime.ticks_ms()
+        gap = drvtime.ticks_diff(t, self._polled)
+        if self._polled >= 0 and gap > self.max_gap_ms:
+            self.max_gap_ms = gap
+        self._polled = t
+
+    def service(self):
+        """poll()'s bus work for an answer that is waiting, without taking an event: the
+        controller calls it inside its longer passes (between building a display's lines and
+        sending its pages, after journaling an event), so that a card's READ goes out while
+        the card is still in the field; the card is taken by the next poll()."""
+        step = self._step
+        # a release's answer waits for poll(): the pass may be drawing the card's display
+        if self.irq is None or self._qn or step >= 16 or step == _IDLE or step == _RELEASING:
+            return
+        self._looked()
+        if self.link.ready():
+            self._work()
+
+    def poll(self, hold=False):
+        """The next event or None; `hold`: a card's release waits (its display goes first)."""
+        self.polls = drvtime.count_up(self.polls)
+        self._looked()
+        if self._qn:
+            return self._pop()
+        if hold and self.settling():
+            return None
+        self._work()
+        if self._qn:
+            return self._pop()
+        return None
+
+    def _work(self):
+        drvtime.rebase()
+        step = self._step
+        if step >= 16:                                     # resend after a failure
+            step -= 16
+            if step == _READING:
+                self._send(INDATA, self._p_read, _READING)
+            elif step == _RELEASING:
+                self._send(INRELEASE, RELEASE_ALL, _RELEASING)
+            else:
+                self._send(INLIST, self._p_list, _LISTING)
+            return
+        if step == _IDLE:
+            self._send(INLIST, self._p_list, _LISTING)
+            return
+        lk = self.link
+        waited = lk.waiting()
+        if waited >= 0:
+            if step == _LISTING:
+                if waited >= self._quiet + _EMPTY_MS:
+                    self._quiet += _EMPTY_MS
+                    self._listed(self._none, 0, 1, False)    # silence: the field is empty
+                if waited > self._alive + self.list_timeout_ms:
+                    self._alive += self.list_timeout_ms
+                    if not lk.answers():
+                        self._failed()
+            elif waited > self.timeout_ms:
+                self.timeouts = drvtime.count_up(self.timeouts)
+                self._failed()
+            return
+        n = lk.receive()
+        if n >= 0:
+            if step == _LISTING:
+                self._listed(lk.rx, 8, 8 + n)
+            elif step == _READING:
+                self._read_done(lk.rx, 8, 8 + n)
+            else:                                 # released: listen again at once
+                self._send(INLIST, self._p_list, _LISTING)
+        elif n == -1:
+            self._failed()
+        else:
+            # asked again (two targets listed): waiting for that frame is not a silent
+            # field, which would drop the card still in it and call it new with the next
+            self._quiet = 0
+            self._alive = 0
+
+    # --- detection
+    def _slot_of(self, uid, o):
+        for s in range(2):
+            if self._state[s] != _FREE and _same(self._uid, s * 7, uid, o, 7):
+                return s
+        return -1
+
+    def _drop(self, s):
+        if self._state[s] == _PENDING:
+            self._anomaly(UNREAD, "tag %s left the field before it could be read"
+                          % uid_hex(self._uid[s * 7:s * 7 + 7]))
+        self._state[s] = _FREE
+
+    def _listed(self, r, o, end, answered=True):
+        """An InListPassiveTarget answer: r[o:end] after the response code."""
+        self._silence = not answered
+        nb = r[o] if end > o else 0
+        rs = self._resp
+        o += 1
+        n = 0
+        for _ in range(nb):
+            if o + 5 > end:
+                break
+            ln = r[o + 4]
+            if ln == 7 and o + 12 <= end:
+                rs[n * 8] = r[o]
+                _copy(rs, n * 8 + 1, r, o + 5, 7)
+                n += 1
+            o += 5 + ln
+        if nb and n < nb:
+            # a target that is not an NTAG (UID length other than 7): not a card
+            self._anomaly(UNKNOWN_TAG, "a tag that is not an NTAG213 card is in the field")
+        # which slots were seen
+        seen0 = seen1 = False
+        new = -1
+        newcount = 0
+        for i in range(n):
+            s = self._slot_of(rs, i * 8 + 1)
+            if s == 0:
+                seen0 = True
+            elif s == 1:
+                seen1 = True
+            else:
+                newcount += 1
+                new = i
+        self._age(0, seen0, newcount)
+        self._age(1, seen1, newcount)
+        if self._ignore:
+            if n == 0:
+                self._ignore = False
+            elif newcount:
+                for i in range(n):
+                    if self._slot_of(rs, i * 8 + 1) < 0:
+                        self._take(i, _SUPPRESSED)
+                newcount = 0
+        if newcount == 2:
+            self._anomaly(TWO_TAGS, "two new cards in the field at once (%s, %s)"
+                          % (uid_hex(rs[1:8]), uid_hex(rs[9:16])))
+            for i in range(2):
+                self._take(i, _SUPPRESSED)
+        elif newcount == 1:
+            s = self._take(new, _PENDING)
+            if self._has_last and self._slot_of_last(s):
+                self._state[s] = _DONE       # the card reported last, back in the field
+        if n == 0:
+            if answered:                                    # (finite retries: "no tag")
+                self._send(INLIST, self._p_list, _LISTING)     # listen again at once
+            return
+        # read a pending tag that is listed, else release and poll again
+        for i in range(n):
+            s = self._slot_of(rs, i * 8 + 1)
+            if s >= 0 and self._state[s] == _PENDING:
+                self._start_read(s, rs[i * 8])
+                return
+        self._send(INRELEASE, RELEASE_ALL, _RELEASING)
+
+    def _age(self, s, seen, newcount):
+        if self._state[s] != _FREE:
+            if seen:
+                self._miss[s] = 0
+            else:
+                self._miss[s] += 1
+                # _EMPTY_MS of silence: a reported card has surely gone; one still to be
+                # read gets gone_polls such silences to come back
+                if self._miss[s] >= self.gone_polls or newcount or \
+                        (self._silence and self._state[s] != _PENDING):
+                    self._drop(s)
+
+    def _slot_of_last(self, s):
+        return _same(self._uid, s * 7, self._last, 0, 7)
+
+    def _take(self, i, state):
+        s = 0 if self._state[0] == _FREE else 1
+        if self._state[s] != _FREE:
+            self._drop(s)
+        _copy(self._uid, s * 7, self._resp, i * 8 + 1, 7)
+        self._state[s] = state
+        self._miss[s] = 0
+        self._tries[s] = 0
+        return s
+
+    # --- reading
+    def _start_read(self, s, tg):
+        self._slot = s
+        self._tg = tg
+        self._have = 0
+        self._read_page(4)
+
+    def _read_page(self, page):
+        p = self._p_read
+        p[0] = self._tg
+        p[2] = page
+        self._send(INDATA, p, _READING)
+
+    def _read_done(self, r, o, end):
+        """An InDataExchange READ answer: r[o:end] = status, then four pages."""
+        s = self._slot
+        if end - o < 17 or r[o] & 0x3F:
+            # timeout (tag left), CRC, ... : never use the data; detect again and retry
+            self._tries[s] += 1
+            self.retries = drvtime.count_up(self.retries)
+            if self._tries[s] > self.max_retries:
+                self._state[s] = _SUPPRESSED
+                self._anomaly(READ_FAILED, "tag %s could not be read (%d tries)"
+                              % (uid_hex(self._uid[s * 7:s * 7 + 7]), self._tries[s]))
+            self._send(INRELEASE, RELEASE_ALL, _RELEASING)
+            return
+        _copy(self._ndef, self._have, r, o + 1, 16)
+        self._have += 16
+        res = ndef.find_message(self._ndef, 0, self._have, _NDEF_CAP, self._msg)
+        if res == ndef.NEED_MORE and self._have < _NDEF_CAP:
+            self._read_page(4 + self._have // 4)
+            return
+        self._resolve(s, res)
+        # the card goes out with this poll; the release's round trip waits for the next one
+        self._step = _RELEASING + 16
+        self._reported = drvtime.ticks_ms()
+
+    def _resolve(self, s, res):
+        uid = self._uid[s * 7:s * 7 + 7]
+        code = -1
+        text = None
+        if res == ndef.FOUND and ndef.find_text(self._ndef, self._msg[0], self._msg[1], self._txt):
+            a, z = self._txt[0], self._txt[1]
+            while a < z and self._ndef[a] == 0x20:
+                a += 1
+            while z > a and self._ndef[z - 1] == 0x20:
+                z -= 1
+            text = bytes(self._ndef[a:z]).decode()
+            code = parse_card(text)
+            if code < 0:
+                self._state[s] = _SUPPRESSED
+                self._anomaly(NOT_A_CARD, "tag %s says %r, not a card"
+                              % (uid_hex(uid), text[:_SAID]))
+                return
+        mapped = self.map.lookup(uid) if self.map is not None else -1
+        if code >= 0 and mapped >= 0 and mapped != code:
+            self._state[s] = _SUPPRESSED
+            self._anomaly(CONFLICT, "tag %s says %s but the UID map says %s"
+                          % (uid_hex(uid), card_name(code), card_name(mapped)))
+            return
+        if code < 0:
+            code = mapped
+        if code < 0:
+            self._state[s] = _SUPPRESSED
+            self._anomaly(UNKNOWN_TAG, "tag %s has no card record and is not in the UID map"
+                          % uid_hex(uid))
+            return
+        self._state[s] = _DONE
+        self._last[:] = uid
+        self._has_last = True
+        self._emit(code)

@@ -1,0 +1,1 @@
+# Tag mode: writing and checking the deck's stickers (tagmode over tag_image and tag_deck).

@@ -1,0 +1,1 @@
+# The Pico W's web part: the table's page served to the players' phones (microdot).

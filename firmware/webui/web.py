@@ -1,0 +1,613 @@
+# The table on the players' phones (a board with a network: boards/pico_w.py, the simulated
+# board with a loopback network): microdot serves, next to the table loop and never
+# blocking it, the public table (/ and /api/table), each seat's private view (/seat/N,
+# /api/seat/N, opened with the seat's code) and the finished sessions' hand histories.
+# Imported only on such a board: the plain Pico never pays for this code or microdot's.
+#
+# The loop: asyncio runs the table's step() as one task and the server's connections as
+# others; a step runs to its end, then every connection that is ready gets one slice (up
+# to its next socket wait). Connections are bounded (_MAX_OPEN), each lives at most
+# `web_timeout` seconds, a request head is at most _HEAD_MAX bytes, a body _BODY_MAX.
+#
+# Hidden information: the public answers show a player's cards only once face up (dealt
+# after a twist, P5) or at the deal's end, the banker's only in his turn (K1) or after it;
+# a seat's answers add that seat's own view (what its display shows). Seat codes: six
+# digits from os.urandom per seat and session; after FREE_WRONG wrong codes every further
+# one locks all code entry for 2^n seconds (at most LOCK_MAX_S), counted on the table's
+# clock; the lock does not reset on a right code (a player who knows his own code must not
+# be able to buy guesses at the others').
+from micropython import const
+
+
+import asyncio
+
+from hardware import drvtime
+from game import engine as E
+from table import views as V
+from game.cards import card_name
+
+_MAX_OPEN = const(12)          # connections at once, more are closed at once
+_SLOW_TURN_US = const(2000)    # a turn over 2000 us is counted as slow
+# long polls held at once; more answer "unchanged" at once and their pages ask again a
+# second later (the rp2 port's lwIP keeps 5 TCP connections: MEMP_NUM_TCP_PCB's default)
+HOLD_MAX = 4
+_HEAD_MAX = const(2048)        # request line + headers, bytes
+_BODY_MAX = const(64)          # a code form's body
+_LINE_MAX = const(512)
+_POLL_MS = const(250)          # a long poll checks the table this often
+POLL_WAIT_MS = 8000    # and answers unchanged after this long
+_DRAIN_MS = const(3000)        # at a stop, the longest the requests under way are waited for
+FREE_WRONG = 3
+LOCK_MAX_S = 300
+PHASES = ("", "cut", "idle", "bets", "deal", "stakes", "deal", "play", "banker", "over")
+PRESETS = ("table", "classic", "casino")
+# MicroPython's asyncio has sleep_ms and wait_for_ms; CPython's only the second-based ones
+_sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
+
+
+def lock_s(wrong):
+    """Seconds code entry stays locked after the `wrong`-th wrong code."""
+    if wrong <= FREE_WRONG:
+        return 0
+    return min(LOCK_MAX_S, 1 << min(16, wrong - FREE_WRONG - 1))
+
+
+def _random_digits(n):
+    try:
+        from os import urandom
+    except ImportError:                    # a port without os.urandom
+        from random import getrandbits
+
+        def urandom(k):
+            return bytes(getrandbits(8) for _ in range(k))
+    out = ""
+    while len(out) < n:
+        b = urandom(1)[0]
+        if b < 250:                        # no modulo bias
+            out += str(b % 10)
+    return out
+
+
+def _random_hex(nbytes):
+    from binascii import hexlify
+    try:
+        from os import urandom
+        return hexlify(urandom(nbytes)).decode()
+    except ImportError:
+        return _random_digits(nbytes * 2)
+
+
+class Web:
+    """The web side's state: who may see what, the codes, the counters."""
+
+    def __init__(self, table, port=80, timeout_s=10, net=None):
+        self.t = table
+        self.port = port
+        self.timeout_ms = timeout_s * 1000
+        self.net = net
+        self.version = 1
+        self.seen = [None, None, -1, -1, None, None]
+        self.cache = [0, None]             # version, the public answer's bytes
+        self.codes = []
+        self.tokens = []
+        self.session_e = None
+        self.up_from = bytearray(32)       # per hand slot: first face-up card, 255 none
+        self.up_deal = -1
+        self.cut = []                      # [(seat, card name)] of the cut for the bank
+        self.wrong = 0
+        self.locked_until = 0              # a tick, when `locked`
+        self.locked = False
+        self.checked = 0                   # codes compared (right or wrong)
+        self.open = 0
+        self.held = 0                      # long polls waiting
+        self.most_open = 0
+        self.requests = 0
+        self.refused = 0                   # connections over _MAX_OPEN, closed at once
+        self.timeouts = 0
+        self.errors = 0
+        self.steps = 0
+        self.slices = 0                    # connection task slices run (reads, writes, waits)
+        self.sent = 0
+        self.most_slices = 0               # most slices between two table steps
+        self.most_away_us = 0              # longest the table task waited for its turn
+        self.slow_turns = 0                # turns that took over _SLOW_TURN_US
+        self.away_us = 0                   # all the turns together
+        self.server = None
+        self._new_codes()
+        self._reset_up()
+
+    # ---------------------------------------------------------------- table side
+    def _new_codes(self):
+        self.codes = [""] + [_random_digits(6) for _ in range(8)]
+        self.tokens = [""] + [_random_hex(8) for _ in range(8)]
+        self.session_e = self.t.e
+        self.t.ui.codes = self.codes
+
+    def _reset_up(self):
+        for i in range(len(self.up_from)):
+            self.up_from[i] = 255
+
+    def code(self, seat):
+        return self.codes[seat]
+
+    def after_step(self):
+        """After each table step: note a change for the long polls; new codes per session."""
+        t = self.t
+        ui = t.ui
+        m = ui.mode
+        # what the pages show beyond the events: prompt, amount entry, refusals, the end
+        if (t.narrator.last_prompt is not self.seen[0] or ui.msg is not self.seen[1]
+                or m.value != self.seen[2] or m.kind != self.seen[3]
+                or ui.over != self.seen[4] or ui.fatal is not self.seen[5]):
+            self.seen[0] = t.narrator.last_prompt
+            self.seen[1] = ui.msg
+            self.seen[2] = m.value
+            self.seen[3] = m.kind
+            self.seen[4] = ui.over
+            self.seen[5] = ui.fatal
+            self.version = drvtime.count_up(self.version)
+        e = t.e
+        if e is not self.session_e and t.nev == 0 and e is not None:
+            self._new_codes()              # a new session: the old codes die
+            self.version = drvtime.count_up(self.version)
+        elif e is not self.session_e:
+            self.session_e = e             # UNDO rebuilt the same session's engine
+
+    def on_event(self, ev, slot, up, card):
+        """An accepted event (app.Table.event): track which cards lie face up."""
+        e = self.t.e
+        if e.deals != self.up_deal:
+            self.up_deal = e.deals
+            self._reset_up()
+            if e.deals:
+                self.cut = []
+        if ev == E.EV_CARD:
+            if slot <= -2:
+                self.cut.append((-2 - slot, card_name(card)))
+            elif up and 0 < slot < len(self.up_from) and self.up_from[slot] == 255:
+                self.up_from[slot] = e.ncards(slot) - 1
+        elif ev == E.EV_BURN:
+            s = e.current_slot()
+            if 0 < s < len(self.up_from):
+                self.up_from[s] = 255
+        self.version = drvtime.count_up(self.version)
+
+    # ---------------------------------------------------------------- answers
+    def answer(self, seat):
+        """The JSON bytes of the public table (seat 0) or of a seat's view. The public one
+        is made once per table version and shared by every client asking (a burst of long
+        polls waking at once costs one encoding, not one each); a seat's is that same
+        encoding with the seat's own fields added, and is not kept (it has one reader)."""
+        c = self.cache
+        if c[0] != self.version:
+            c[0] = self.version
+            c[1] = None
+        if c[1] is None:
+            import json
+            c[1] = json.dumps(self.public()).encode()
+        mine = self.private(seat) if seat else None
+        if not mine:
+            return c[1]
+        import json
+        return c[1][:-1] + b", " + json.dumps(mine)[1:].encode()
+
+    def public(self):
+        """The public table as a dict (JSON): what anyone at the table may see."""
+        t = self.t
+        e = t.e
+        out = {"v": self.version, "events": t.nev}
+        if e is None:
+            out["stopped"] = t.ui.fatal
+            return out
+        buf = [""] * 8
+        V.banker_view(e, t.ui, buf)
+        ph = e.phase
+        ended = ph == E.PH_IDLE and e.deals_ended > 0 or ph == E.PH_OVER
+        out["preset"] = PRESETS[e.rules.preset]
+        out["phase"] = PHASES[ph]
+        out["deal"] = e.deals if ph == E.PH_OVER else V.deal_number(e)
+        # in a deal its banker; between deals the next one (N2 may have moved the bank)
+        out["banker"] = 0 if e.casino or ph == E.PH_CUT else (
+            V.deal_banker(e) if e.in_deal() else e.banker)
+        out["prompt"] = V.prompt(e, t.ui)
+        out["banker_display"] = buf
+        if e.rules.shoot:
+            out["kitty"] = e.kitty
+        seats = []
+        for s in range(1, e.seats + 1):
+            seats.append({"seat": s, "balance": e.balance(s)})
+        out["seats"] = seats
+        hands = []
+        if e.deals and ph != E.PH_CUT:
+            if e.ncards(0):
+                hands.append(self._hand(0, 0, V.banker_visible(e)))
+            for i in range(e.norder):
+                slot = e.slot_at(i)
+                hands.append(self._hand(slot, e.hand_seat(slot), ended))
+        out["hands"] = hands
+        if ph == E.PH_CUT or (self.cut and not e.deals):
+            out["cut"] = [{"seat": s, "card": c} for s, c in self.cut]
+        if ended and e.deals:
+            if e.last_void:
+                out["results"] = {"void": True}
+            else:
+                first = 0 if e.casino else 1
+                out["results"] = {"deal": e.deals, "net": [
+                    {"seat": s, "net": e.deal_net(s)} for s in range(first, e.seats + 1)]}
+        if ph == E.PH_OVER:
+            best = max(e.balance(s) for s in range(1, e.seats + 1))
+            out["winners"] = [s for s in range(1, e.seats + 1) if e.balance(s) == best]
+            out["history"] = t.ui.history
+            out["seal"] = t.ui.seal
+        return out
+
+    def _hand(self, slot, seat, shown):
+        """One hand: face-up cards by name, the count of face-down ones, stake, state."""
+        e = self.t.e
+        n = e.ncards(slot)
+        first_up = n if slot == 0 else self.up_from[slot] if slot < len(self.up_from) else n
+        if shown:
+            first_up = 0
+        cards = []
+        for i in range(n):
+            if i >= first_up:
+                cards.append(card_name(e.card(slot, i)))
+        h = {"seat": seat, "up": cards, "down": min(first_up, n)}
+        flags = e.hand_flags(slot)
+        if slot:
+            h["stake"] = e.hand_stake(slot)
+            if e.hand_shoot(slot):
+                h["shoot"] = e.hand_shoot(slot)
+            h["bust"] = bool(flags & E.F_BUST)
+            h["done"] = bool(flags & E.F_DONE)
+            h["acting"] = slot == e.current_slot() and e.phase == E.PH_PLAY
+        if shown:
+            h["total"] = V.total_text(e, slot, False)
+        return h
+
+    def private(self, seat):
+        """What seat `seat` sees beyond the public table: its display's lines and its own
+        hands, cards and totals (a dict for JSON; empty before a session)."""
+        t = self.t
+        e = t.e
+        if e is None:
+            return {}
+        buf = [""] * 8
+        V.seat_view(e, t.ui, seat, buf)
+        mine = []
+        banker = not e.casino and seat == V.deal_banker(e)
+        if e.deals and e.phase != E.PH_CUT and not banker:
+            for i in range(e.norder):
+                slot = e.slot_at(i)
+                if e.hand_seat(slot) == seat:
+                    cards = [card_name(e.card(slot, k)) for k in range(e.ncards(slot))]
+                    mine.append({"cards": cards, "total": V.total_text(e, slot, False),
+                                 "stake": e.hand_stake(slot)})
+        return {"seat": seat, "display": buf, "mine": mine}
+
+    # ---------------------------------------------------------------- codes
+    def try_code(self, seat, code):
+        """'ok' with the seat's token, or ('wait', seconds) / ('wrong', 0)."""
+        now = drvtime.ticks_ms()
+        if self.locked:
+            wait = drvtime.ticks_diff(self.locked_until, now)
+            # (a wait longer than any lock: the lock ran out half a tick period ago)
+            if 0 < wait <= 1000 * LOCK_MAX_S:
+                return "wait", (wait + 999) // 1000
+            self.locked = False
+        self.checked = drvtime.count_up(self.checked)
+        if 1 <= seat <= 8 and code == self.codes[seat]:
+            return "ok", self.tokens[seat]
+        self.wrong = drvtime.count_up(self.wrong)
+        if self.wrong > FREE_WRONG:
+            self.locked = True
+            self.locked_until = drvtime.ticks_add(now, 1000 * lock_s(self.wrong))
+        return "wrong", 0
+
+    def token_ok(self, seat, token):
+        return 1 <= seat <= 8 and len(token) == 16 and token == self.tokens[seat]
+
+    async def changed(self, after):
+        """Wait (long poll) until the table differs from version `after`, or a while."""
+        waited = 0
+        if self.version != after or self.held >= HOLD_MAX:
+            return
+        limit = min(POLL_WAIT_MS, self.timeout_ms - 1000)   # answer before the cut-off
+        self.held += 1
+        try:
+            while self.version == after and waited < limit and not self.t.stop:
+                await _sleep_ms(_POLL_MS)
+                self.slices = drvtime.count_up(self.slices)
+                waited += _POLL_MS
+        finally:
+            self.held -= 1
+
+
+class _Limited:
+    """A request's reader that refuses more than _HEAD_MAX bytes of head, _BODY_MAX of body.
+    Every read is one slice of the connection's task (counted: web.slices)."""
+
+    def __init__(self, r, web):
+        self.r = r
+        self.web = web
+        self.left = _HEAD_MAX + _BODY_MAX
+
+    def _take(self, data):
+        self.web.slices = drvtime.count_up(self.web.slices)
+        self.left -= len(data)
+        if self.left < 0:
+            raise ValueError("request too large")
+        return data
+
+    async def readline(self):
+        return self._take(await self.r.readline())
+
+    async def readexactly(self, n):
+        return self._take(await self.r.readexactly(n))
+
+    async def read(self, n=-1):
+        return self._take(await self.r.read(min(n, self.left + 1) if n > 0 else self.left + 1))
+
+
+class _Writer:
+    """A connection's writer, counting its slices and bytes."""
+
+    def __init__(self, w, web):
+        self.w = w
+        self.web = web
+
+    async def awrite(self, data):
+        self.web.slices = drvtime.count_up(self.web.slices)
+        self.web.sent = drvtime.count_up(self.web.sent, len(data))
+        await self.w.awrite(data)
+
+    async def aclose(self):
+        await _close(self.w)
+
+    def get_extra_info(self, name):
+        return self.w.get_extra_info(name)
+
+
+def make_app(web):
+    import microdot.microdot as M
+    from microdot import Microdot, Request, Response
+
+    from . import web_pages as P
+
+    def quiet(exc):
+        web.errors = drvtime.count_up(web.errors)   # a malformed request: 400, nothing on serial
+    M.print_exception = quiet
+    Request.max_readline = _LINE_MAX
+    Request.max_content_length = _BODY_MAX
+    Request.max_body_length = _BODY_MAX
+
+    class TableServer(Microdot):
+        async def handle_request(self, reader, writer):
+            if web.open >= _MAX_OPEN:
+                web.refused = drvtime.count_up(web.refused)
+                await _close(writer)
+                return
+            web.open += 1
+            web.requests = drvtime.count_up(web.requests)
+            if web.open > web.most_open:
+                web.most_open = web.open
+            try:
+                await asyncio.wait_for(
+                    Microdot.handle_request(self, _Limited(reader, web), _Writer(writer, web)),
+                    web.timeout_ms / 1000)
+            except asyncio.TimeoutError:
+                web.timeouts = drvtime.count_up(web.timeouts)
+            except Exception:  # noqa: BLE001 - a broken connection must not stop the table
+                web.errors = drvtime.count_up(web.errors)
+            finally:
+                web.open -= 1
+                await _close(writer)
+
+    app = TableServer()
+
+    def _seat(n):
+        try:
+            s = int(n)
+        except ValueError:
+            return 0
+        t = web.t
+        if t.e is None or not 1 <= s <= t.e.seats:
+            return 0
+        return s
+
+    def _after(req):
+        try:
+            return int(req.args.get("after", "0"))
+        except ValueError:
+            return 0
+
+    def page(body_len, status=200, more=None):
+        body, n = body_len
+        h = {"Content-Type": "text/html; charset=UTF-8", "Cache-Control": "no-store",
+             "Content-Length": str(n)}
+        if more:
+            h.update(more)
+        return body, status, h
+
+    @app.get("/")
+    async def index(req):
+        return page(P.table())
+
+    @app.get("/api/table")
+    async def api_table(req):
+        await web.changed(_after(req))
+        return web.answer(0), 200, JSON
+
+    @app.get("/seat/<n>")
+    async def seat_page(req, n):
+        s = _seat(n)
+        if not s:
+            return "no such seat", 404
+        if web.token_ok(s, req.cookies.get("seat%d" % s, "")):
+            return page(P.seat())
+        return page(P.login(s))
+
+    @app.post("/seat/<n>")
+    async def seat_login(req, n):
+        s = _seat(n)
+        if not s:
+            return "no such seat", 404
+        form = req.form or {}
+        code = form.get("code", "")
+        what, value = web.try_code(s, code.strip() if isinstance(code, str) else "")
+        if what == "ok":
+            r = Response.redirect("/seat/%d" % s, 303)
+            r.set_cookie("seat%d" % s, value, path="/", http_only=True)
+            return r
+        if what == "wait":
+            msg = "Too many wrong codes: wait %d s and try again." % value
+            return page(P.login(s, msg), 429, {"Retry-After": str(value)})
+        return page(P.login(s, "Wrong code."), 403)
+
+    @app.get("/api/seat/<n>")
+    async def api_seat(req, n):
+        s = _seat(n)
+        if not s or not web.token_ok(s, req.cookies.get("seat%d" % s, "")):
+            return {"error": "open /seat/N with the seat's code first"}, 403
+        await web.changed(_after(req))
+        return web.answer(s), 200, JSON
+
+    @app.get("/history")
+    async def history_index(req):
+        from . import web_history as H
+        return page(P.history_index(H.names(web.t.root + "history")))
+
+    app.route("/history/")(history_index)
+
+    @app.get("/history/<name>")
+    async def history_file(req, name):
+        if len(name) == 4:
+            import os
+
+            from . import web_history as H
+            if not H.is_number(name):
+                return "no such session", 404
+            try:
+                os.stat(web.t.root + "history/" + name + ".txt")
+            except OSError:
+                return "no such session", 404
+            return page(P.history(name))
+        if not _history_name(name):
+            return "no such file", 404
+        try:
+            f = open(web.t.root + "history/" + name, "rb")
+        except OSError:
+            return "no such file", 404
+        return Response(f, 200, {"Content-Type": "text/plain; charset=UTF-8"})
+
+    @app.get("/api/history/<name>")
+    async def api_history(req, name):
+        from . import web_history as H
+        if not H.is_number(name):
+            return {"error": "no such session"}, 404
+        try:
+            return H.standings(web.t.root + "history/" + name + ".txt"), 200, JSON
+        except OSError:
+            return {"error": "no such session"}, 404
+
+    return app
+
+
+JSON = {"Content-Type": "application/json", "Cache-Control": "no-store"}
+
+
+def _history_name(name):
+    """history/NNNN.txt only: no other file on the flash is ever served."""
+    if len(name) != 8 or not name.endswith(".txt"):
+        return False
+    for ch in name[:4]:
+        if ch < "0" or ch > "9":
+            return False
+    return True
+
+
+async def _close(writer):
+    try:
+        writer.close()
+        await writer.wait_closed()
+    except Exception:  # noqa: BLE001 - the peer may be gone already
+        pass
+
+
+async def _table_loop(web):
+    t = web.t
+    simulated = drvtime._clock is not None
+    try:
+        from time import ticks_diff, ticks_us
+    except ImportError:                    # CPython
+        ticks_us = None
+    while not t.stop:
+        busy = t.step()
+        web.after_step()
+        web.steps = drvtime.count_up(web.steps)
+        if not busy and simulated:
+            drvtime.sleep(0.001)           # the simulated clock moves while idle
+        s0 = web.slices
+        t0 = ticks_us() if ticks_us is not None else 0
+        # the connections' turn: all of them at once, one slice each (idle on a real
+        # board: asyncio waits on the sockets for the shortest sleep)
+        await _sleep_ms(0 if busy or simulated else 1)
+        if ticks_us is not None:
+            away = ticks_diff(ticks_us(), t0)
+            web.away_us = drvtime.count_up(web.away_us, away)
+            if away > web.most_away_us:
+                web.most_away_us = away
+            if away > _SLOW_TURN_US:
+                web.slow_turns = drvtime.count_up(web.slow_turns)
+        n = (web.slices - s0) & drvtime.TICKS_MAX
+        if n > web.most_slices:
+            web.most_slices = n
+
+
+async def _main(web, host):
+    app = make_app(web)
+    web.server = app
+    serve = getattr(web.net, "serve", None)
+    if serve is not None:                  # a board with its own clients (the virtual Pico W)
+        asyncio.create_task(serve(app, web))
+    else:
+        asyncio.create_task(app.start_server(host, web.port))
+    await _table_loop(web)
+    web.t.house.heap_figures()             # while it serves: every connection still open
+    try:
+        app.shutdown()
+    except Exception:  # noqa: BLE001 - the server may not have started
+        pass
+    # the requests under way get their answers (a long poll ends at once on a stop) and
+    # the board's own clients end, so that nothing of the session outlives it in the heap
+    clients = getattr(web.net, "running", None)
+    waited = 0
+    while (web.open or (clients is not None and clients())) and waited < _DRAIN_MS:
+        await _sleep_ms(_POLL_MS // 5)
+        waited += _POLL_MS // 5
+    await _sleep_ms(0)
+
+
+def run(table, net):
+    """Run the table loop and the web server until the table stops. `net`: the board's
+    network (host to bind, port, the address players type)."""
+    st = table.settings
+    web = Web(table, net.port, st.web_timeout, net)
+    table.web = web
+    table.ui.phones = not st.seat_displays
+    table.screens.all_dirty()              # the seat displays get their codes
+    table.say("# web: %s (seat codes on the seat displays%s)" % (
+        net.where(), "" if st.seat_displays else ", or the banker's menu"))
+    asyncio.run(_main(web, net.host))
+    # the app, its routes, the last answer and the cut serve no one now: their heap is
+    # free for what the table does next (left where the session put them, they split it)
+    web.server = None
+    web.cache[1] = None
+    web.cut = ()
+    table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
+              "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "
+              "turns %d us on average, longest %d us, over 2 ms %d; bytes sent %d" % (
+                  web.requests, web.refused, _MAX_OPEN, web.timeouts, web.errors,
+                  web.most_open, web.checked, web.wrong, web.steps, web.most_slices,
+                  web.away_us // max(1, web.steps), web.most_away_us, web.slow_turns,
+                  web.sent))
