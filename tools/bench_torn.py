@@ -127,7 +127,7 @@ def torn_session(flash, firmware, seed, cuts, seats=3, events_max=0, wall_timeou
         journal, err = pico.exec_raw(
             "import os\nh = sorted(os.listdir('history')) if 'history' in os.listdir() "
             "else []\nif h:\n print(open('history/' + h[0]).read())\nelse:\n"
-            " import session\n session.print_journal()")
+            " from ledger import session\n session.print_journal()")
         got = [ln for ln in journal.replace("\r\n", "\n").split("\n") if ln.strip()]
         if err.strip():
             bad.append("the Pico's REPL: %s" % err.strip()[-300:])

@@ -291,7 +291,7 @@ class Session:
 
 def print_journal(root=""):
     """The session in progress, as its transcript (journal.txt and its tail, wherever the
-    board keeps it): `mpremote exec "from . import session; session.print_journal()"`."""
+    board keeps it): `mpremote exec "from ledger import session; session.print_journal()"`."""
     import board
     flash = board.journal_flash() if hasattr(board, "journal_flash") else None
     s = Session(root, flash=flash)

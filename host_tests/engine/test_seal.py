@@ -125,7 +125,7 @@ def test_replay_says_whether_a_file_is_the_sealed_one(tmp_path):
 def test_the_micropython_vm_seals_alike(micropython, tmp_path):
     script = tmp_path / "s.py"
     script.write_text(
-        "import seal\n"
+        "from ledger import seal\n"
         "s = seal.Seal()\n"
         "s.start(%r)\n"
         "for line in %r:\n    s.add(line)\n"

@@ -71,7 +71,7 @@ def test_a_host_that_stops_reading_does_not_stop_the_table(tmp_path):
         said = run.lines[n_lines:]
         run.run()                              # the rest of the script, read as ever
         tail = run.halt(settle_s=0.2)
-        journal, err = pico.exec_raw("import session\nsession.print_journal()")
+        journal, err = pico.exec_raw("from ledger import session\nsession.print_journal()")
     finally:
         pico.close()
     assert all(shown), shown

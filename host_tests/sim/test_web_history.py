@@ -76,7 +76,7 @@ def test_the_standings_json_is_the_replayers_ledger(tmp_path, preset, seats, see
     assert len(pieces) > len(got["deals"]) and max(map(len, pieces)) < 200
     # the MicroPython VM streams the same bytes
     script = tmp_path / "s.py"
-    script.write_text("import sys, web_history as H\nfor p in H.standings(%r):\n"
+    script.write_text("import sys\nfrom webui import web_history as H\nfor p in H.standings(%r):\n"
                       "    sys.stdout.buffer.write(p)\n" % path)
     p = run_micropython([str(script)])
     assert p.returncode == 0, p.stderr.decode()
