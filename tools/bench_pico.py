@@ -58,8 +58,9 @@ def heap_total(lines):
     return HEAP_TOTAL
 
 # issue 20 (the frozen UF2: heap, Pico W, block, boot) and issue 21 (speed)
+# issue 41 moved the heap's to 48 KB: the firmware's packages are paid from it
 GOALS = {
-    "heap": 40 * 1024,
+    "heap": 48 * 1024,
     "w_heap": 64 * 1024, "w_block": 64 * 1024,
     "w_history": 4 * 1024,     # one kept session's standings answer under way (issue 44)
     "block": 128 * 1024,

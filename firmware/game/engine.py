@@ -232,6 +232,11 @@ class Engine:
     def balance(self, seat):
         return self.sw[seat * _SW + _SW_BALANCE]
 
+    def winners(self):
+        """The seats with the best balance, in seat order (T3: the session's winners)."""
+        best = max(self.balance(s) for s in range(1, self.seats + 1))
+        return [s for s in range(1, self.seats + 1) if self.balance(s) == best]
+
     def deal_net(self, seat):
         return self.sw[seat * _SW + _SW_NET]
 

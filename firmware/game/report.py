@@ -71,30 +71,6 @@ def write_deal_object(out, engine, settled):
     out.write("}")
 
 
-class _Text:
-    def __init__(self):
-        self.parts = []
-
-    def write(self, text):
-        self.parts.append(text)
-
-
-def deal_json(engine, settled):
-    text = _Text()
-    write_deal_object(text, engine, settled)
-    return "".join(text.parts)
-
-
-def winners(engine):
-    if not engine.finished():
-        return []
-    best = None
-    for s in range(1, engine.seats + 1):
-        if best is None or engine.balance(s) > best:
-            best = engine.balance(s)
-    return [s for s in range(1, engine.seats + 1) if engine.balance(s) == best]
-
-
 def write_head(out, engine, rejected):
     """Everything before the deals; rejected: list of (line, text, error)."""
     out.write('{\n  "rules": %s,\n' % jstr(engine.rules.name))
@@ -123,4 +99,5 @@ def write_tail(out, engine, no_deals):
     out.write('  "kitty": %d,\n' % engine.kitty)
     out.write('  "banker": %d,\n' % engine.banker)
     out.write('  "finished": %s,\n' % jbool(engine.finished()))
-    out.write('  "winners": [%s]\n}\n' % ", ".join(["%d" % s for s in winners(engine)]))
+    won = engine.winners() if engine.finished() else ()
+    out.write('  "winners": [%s]\n}\n' % ", ".join(["%d" % s for s in won]))

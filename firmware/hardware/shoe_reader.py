@@ -149,7 +149,6 @@ class ShoeReader:
         self.timeouts = 0
         self.cards = 0
         self.anomalies = 0
-        self.last_uid = self._last
         self._cfg = retries_params(passive_retries)
         if not self.link.configure(self._cfg):
             raise RuntimeError("PN532 did not accept RFConfiguration")

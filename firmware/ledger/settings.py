@@ -191,12 +191,3 @@ def load(path="settings.txt"):
         return parse(f)
     finally:
         f.close()
-
-
-DEFAULT_TEXT = """# Pontoon table settings (key = value). Delete this file for the defaults.
-preset = table
-seats = 4
-banker = cut
-packs = auto
-height = 64
-"""

@@ -34,13 +34,11 @@ from .housekeeping import Housekeeping, collect, heap_line
 from .narrator import Narrator
 from .screens import BANKER_DISPLAY, Screens
 from hardware.serial_out import SerialOut
+from .sources import SRC_BUTTON, SRC_SERIAL, SRC_SHOE
 from ledger.session import Session
 from game.transcript import event_text
 
-_SRC_SHOE = const(0)
 _K_NONE = const(0)        # views.py's mode kind: no entry open
-SRC_BUTTON = 1
-SRC_SERIAL = 2
 
 MSG_MS = 4000
 
@@ -356,7 +354,7 @@ class Table:
             bz = self.buzzer             # a refusal's buzz before the '!' line
             if isinstance(r, int):
                 card = True
-                why = self.event(E.EV_CARD, 0, 0, r, _SRC_SHOE)
+                why = self.event(E.EV_CARD, 0, 0, r, SRC_SHOE)
                 if why:
                     if bz is not None:
                         bz.buzz()

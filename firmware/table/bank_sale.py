@@ -5,6 +5,7 @@ from micropython import const
 
 
 from game import engine as E
+from .sources import SRC_BUTTON
 from .entry import Entry
 
 # views' mode kinds (a const is inlined only in its own module)
@@ -12,7 +13,6 @@ _K_SELL_SEAT = const(6)
 _K_SELL_PRICE = const(7)
 _K_SELL_OK = const(8)
 
-_SRC_BUTTON = const(1)
 
 
 class BankSale(Entry):
@@ -55,7 +55,7 @@ class BankSale(Entry):
             self.price = v
             self._step(_K_SELL_OK, self.seat, v, v)
         else:
-            return t.event(E.EV_SELL, self.seat, self.price, 0, _SRC_BUTTON)
+            return t.event(E.EV_SELL, self.seat, self.price, 0, SRC_BUTTON)
         t.narrator.prompt()
         return None
 

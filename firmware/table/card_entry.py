@@ -5,6 +5,7 @@ from micropython import const
 
 
 from game import engine as E
+from .sources import SRC_BUTTON
 from . import views as V
 from .entry import Entry
 
@@ -15,7 +16,6 @@ _B_MINUS = const(4)
 _B_PLUS = const(5)
 _B_OK = const(6)
 _B_UNDO = const(7)
-_SRC_BUTTON = const(1)
 
 
 class CardEntry(Entry):
@@ -54,7 +54,7 @@ class CardEntry(Entry):
         t = self.c.t
         c = self.value
         if b == _B_OK:
-            why = t.event(E.EV_CARD, 0, 0, c, _SRC_BUTTON)   # refused: the entry stays
+            why = t.event(E.EV_CARD, 0, 0, c, SRC_BUTTON)   # refused: the entry stays
             if why:
                 if t.buzzer is not None:     # (a card entered again: the dealer hears it too)
                     t.buzzer.buzz()

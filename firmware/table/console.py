@@ -6,8 +6,8 @@ from micropython import const
 
 from hardware.buttons import LONG
 from game.transcript import ParseError, parse_event, strip
+from .sources import SRC_SERIAL
 
-_SRC_SERIAL = const(2)  # app.SRC_SERIAL: an event's source
 BUTTON_NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
         "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "
@@ -74,6 +74,6 @@ class Console:
             except ParseError as x:
                 say("error: %s" % x)
                 return
-            why = t.event(ev, seat, amount, card, _SRC_SERIAL)
+            why = t.event(ev, seat, amount, card, SRC_SERIAL)
             if why:
                 say("error: " + why)

@@ -7,6 +7,8 @@ from micropython import const
 
 
 from game import engine as E
+from .sources import SRC_BUTTON
+from .screens import BANKER_DISPLAY
 from . import views as V
 from hardware.buttons import LONG
 from .entry import Entry
@@ -29,8 +31,6 @@ _B_PLUS = const(5)
 _B_OK = const(6)
 _B_UNDO = const(7)
 
-_SRC_BUTTON = const(1)  # app.SRC_BUTTON: an event's source
-BANKER_DISPLAY = 8
 
 
 class Controls:
@@ -95,21 +95,21 @@ class Controls:
             if e.casino and e.phase == E.PH_IDLE:
                 why = self.same_bets()
             elif e.phase == E.PH_BANKER and not e.casino:
-                why = t.event(E.EV_STAND, 0, 0, 0, _SRC_BUTTON)
+                why = t.event(E.EV_STAND, 0, 0, 0, SRC_BUTTON)
             else:
-                why = t.event(E.EV_STICK, seat, 0, 0, _SRC_BUTTON)
+                why = t.event(E.EV_STICK, seat, 0, 0, SRC_BUTTON)
         elif b == _B_TWIST:
-            why = t.event(E.EV_TWIST, seat, 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_TWIST, seat, 0, 0, SRC_BUTTON)
         elif b == _B_SPLIT:
-            why = t.event(E.EV_SPLIT, seat, 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_SPLIT, seat, 0, 0, SRC_BUTTON)
         elif b == _B_BUY:
             if e.casino:
-                why = t.event(E.EV_DOUBLE, seat, 0, 0, _SRC_BUTTON)
+                why = t.event(E.EV_DOUBLE, seat, 0, 0, SRC_BUTTON)
             else:
                 why = self._open_buy(seat)
         elif b == _B_OK:
             if e.want_shuffle and not e.in_deal():
-                why = t.event(E.EV_SHUFFLE, 0, 0, 0, _SRC_BUTTON)
+                why = t.event(E.EV_SHUFFLE, 0, 0, 0, SRC_BUTTON)
             else:
                 why = "nothing to confirm: " + V.prompt(e, self.ui)
         elif b == _B_UNDO:
@@ -213,7 +213,7 @@ class Controls:
             return "no bets of a previous round to repeat (D2)"
         seat = 1
         while True:
-            why = t.event(E.EV_STAKE, seat, bets[seat - 1], 0, _SRC_BUTTON)
+            why = t.event(E.EV_STAKE, seat, bets[seat - 1], 0, SRC_BUTTON)
             if why or e.phase != E.PH_BETS:
                 return why
             seat = e.next_stake_seat()

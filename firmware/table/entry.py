@@ -7,6 +7,7 @@ from micropython import const
 
 
 from game import engine as E
+from .sources import SRC_BUTTON
 
 # views' mode kinds (a const is inlined only in its own module)
 _K_NONE = const(0)
@@ -20,7 +21,6 @@ _B_MINUS = const(4)
 _B_PLUS = const(5)
 _B_OK = const(6)
 _B_UNDO = const(7)
-_SRC_BUTTON = const(1)
 
 
 class Entry:
@@ -83,11 +83,11 @@ class Entry:
         kind = self.kind
         v = self.value
         if kind == _K_STAKE:
-            return t.event(E.EV_STAKE, self.seat, v, 0, _SRC_BUTTON)
+            return t.event(E.EV_STAKE, self.seat, v, 0, SRC_BUTTON)
         if kind == _K_BUY:
-            return t.event(E.EV_BUY, self.seat, v, 0, _SRC_BUTTON)
+            return t.event(E.EV_BUY, self.seat, v, 0, SRC_BUTTON)
         if kind == _K_KITTY:
-            return t.event(E.EV_KITTY, 0, v, 0, _SRC_BUTTON)
+            return t.event(E.EV_KITTY, 0, v, 0, SRC_BUTTON)
         if v == 0:                       # K_SHOOT, X2: 0 = pass
             return self.c.shoot.pass_(self.seat)
-        return t.event(E.EV_SHOOT, self.seat, v, 0, _SRC_BUTTON)
+        return t.event(E.EV_SHOOT, self.seat, v, 0, SRC_BUTTON)

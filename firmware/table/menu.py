@@ -5,6 +5,7 @@ from micropython import const
 
 
 from game import engine as E
+from .sources import SRC_BUTTON
 from . import views as V
 
 # views' mode kinds (a const is inlined only in its own module)
@@ -15,7 +16,6 @@ _B_MINUS = const(4)
 _B_PLUS = const(5)
 _B_OK = const(6)
 _B_UNDO = const(7)
-_SRC_BUTTON = const(1)
 
 # The menu's items (codes in self.items) and their names.
 _M_SHUFFLE = const(1)
@@ -122,17 +122,17 @@ class Menu:
         e = t.session.e
         why = None
         if item == _M_SHUFFLE:
-            why = t.event(E.EV_SHUFFLE, 0, 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_SHUFFLE, 0, 0, 0, SRC_BUTTON)
         elif item == _M_STAND:
-            why = t.event(E.EV_STAND, 0, 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_STAND, 0, 0, 0, SRC_BUTTON)
         elif item == _M_VOID:
-            why = t.event(E.EV_VOID, 0, 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_VOID, 0, 0, 0, SRC_BUTTON)
         elif item == _M_BURN:
-            why = t.event(E.EV_BURN, V.acting_seat(e), 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_BURN, V.acting_seat(e), 0, 0, SRC_BUTTON)
         elif item == _M_DOUBLE:
-            why = t.event(E.EV_DOUBLE, V.acting_seat(e), 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_DOUBLE, V.acting_seat(e), 0, 0, SRC_BUTTON)
         elif item == _M_BANKDOUBLE:
-            why = t.event(E.EV_BANKDOUBLE, 0, 0, 0, _SRC_BUTTON)
+            why = t.event(E.EV_BANKDOUBLE, 0, 0, 0, SRC_BUTTON)
         elif item == _M_KITTY:
             room = e.kitty_room()
             if room < 1:

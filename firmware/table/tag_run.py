@@ -6,7 +6,8 @@ import sys
 
 from ledger import forget
 
-BANKER_DISPLAY = 8
+from .screens import BANKER_DISPLAY
+
 
 
 class TagRun:

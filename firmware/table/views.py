@@ -350,7 +350,7 @@ def seat_view(e, ui, seat, out):
     # the prompt and what to do
     if ph == E.PH_OVER:
         out[6] = "Final %s" % signed(e.balance(seat))
-        out[7] = "WINNER" if e.balance(seat) == winners(e)[0] else ""
+        out[7] = "WINNER" if seat in e.winners() else ""
         return hl
     if ph == E.PH_IDLE and e.deals_ended:
         if e.last_void:
@@ -399,20 +399,6 @@ def seat_view(e, ui, seat, out):
     return hl
 
 
-def winners(e):
-    """(the best balance, " 3 5": the seats that have it), in one pass."""
-    best = None
-    win = ""
-    for s in range(1, e.seats + 1):
-        b = e.balance(s)
-        if best is None or b > best:
-            best = b
-            win = " %d" % s
-        elif b == best:
-            win += " %d" % s
-    return best, win
-
-
 def banker_view(e, ui, out):
     """The banker's (dealer's) display: prompt, his hand when it may be seen, summary."""
     m = ui.mode
@@ -434,7 +420,7 @@ def banker_view(e, ui, out):
         out[0] = right(head, "deal %d" % deal_number(e))
     if ph == E.PH_OVER:
         out[1] = "Session over"
-        win = winners(e)[1]
+        win = "".join(" %d" % s for s in e.winners())
         wrap("Winner%s:%s" % ("s" if len(win) > 2 else "", win), out, 2, 3)
         _tokens(e, out, 4, 5, True, True)
         out[6] = "OK: new session"
