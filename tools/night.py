@@ -24,6 +24,7 @@ and what the real next card did.
 """
 import csv
 import html
+import io
 import json
 import os
 import sys
@@ -255,7 +256,8 @@ class Review:
         self.balances = {s: e.balance(s) for s in self.participants}
         self.kitty = e.kitty
         self.finished = e.finished()
-        self.winners = report.winners(e) if self.rules.preset == 0 else self._leaders()
+        self.winners = (list(e.winners()) if e.finished() else []) if self.rules.preset == 0 \
+            else self._leaders()
         self.seconds = time.monotonic() - started
 
     def _leaders(self):
@@ -276,7 +278,9 @@ class Review:
 
     def _deal_ended(self):
         e = self.engine
-        d = json.loads(report.deal_json(e, True))
+        text = io.StringIO()
+        report.write_deal_object(text, e, True)
+        d = json.loads(text.getvalue())
         d["balances"] = {str(s): e.balance(s) for s in self.participants}
         d["kitty"] = e.kitty
         shoot = []
