@@ -13,6 +13,9 @@ UNDOABLE = (E.EV_STAKE, E.EV_BUY, E.EV_TWIST, E.EV_STICK, E.EV_SPLIT, E.EV_BURN,
 
 
 class Session:
+    shuffles = None      # shuffle_check.ShuffleCheck with shuffle_check = on (an instance's
+    #                      attribute then: a dict entry on the heap only when used)
+
     def __init__(self, root, say=None, flash=None):
         self.say = say                   # a line for the serial line (the table's narrator)
         if flash is None:
@@ -33,7 +36,6 @@ class Session:
         self.keeping = ""                # a finished session being kept as this history
         self.kept = False                # journal.txt renamed to it
         self.seal = Seal()               # SHA-256 of the journal's lines (seal.py)
-        self.shuffles = None             # shuffle_check.ShuffleCheck: each shuffle judged
 
     def start(self, header_lines):
         """A new session from settings' header lines; the reason when they do not make one."""

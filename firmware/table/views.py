@@ -31,6 +31,9 @@ _K_CARD = const(9)        # a card entered by hand (its tag would not read)
 class UI:
     """The controller's state the views need besides the engine; `mode` is the top of the
     controls' stack (controls.py): an amount entry, the menu, a sale, a card by hand."""
+    # set on an instance only when used: an instance's attributes are a dict on the heap
+    seal = ""                     # the kept session's seal (seal.py)
+    note = ""                     # a weak shuffle's verdict, for the pass (shuffle_check.py)
 
     def __init__(self):
         self.mode = None
@@ -39,8 +42,6 @@ class UI:
         self.fatal = ""           # settings error / crash: every display shows it
         self.over = False         # the table session is over (T1)
         self.history = ""         # where the finished session was kept
-        self.seal = ""            # its seal (seal.py)
-        self.note = ""            # a weak shuffle's verdict, for the pass (shuffle_check.py)
         self.phones = False       # no seat displays: the phones are (banker display shows
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
