@@ -156,6 +156,8 @@ class Screens:
             return True
         if r < 0:
             self.hashes[i] = 0           # try again when it answers
+            if t.faults is not None:
+                t.faults.display_failed(i)   # the bus or the switch may be the cause
         elif not h:
             self.hashes[i] = self._hash(hl)
         self._let_go()

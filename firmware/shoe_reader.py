@@ -156,6 +156,7 @@ class ShoeReader:
         self.anomalies = 0
         self.last_uid = self._last
         self._cfg = retries_params(passive_retries)
+        self.doctor = None                       # faults.Faults: recovers a silent chip
         if not self.link.configure(self._cfg):
             raise RuntimeError("PN532 did not accept RFConfiguration")
 
@@ -199,6 +200,14 @@ class ShoeReader:
             if self._state[s] != _FREE:
                 self._state[s] = _SUPPRESSED
 
+    def restart(self):
+        """The chip reset and set up again (faults.py): the listing starts again, the
+        cards in the field are listed again; one being read is read again, one reported
+        stays reported (its slot is kept)."""
+        self.link.restart(self._cfg)
+        self._step = _IDLE
+        self._polled = -1                # blocked in the reset: not a gap in the watch
+
     def wait(self, seconds):
         """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready."""
         self.link.wait(seconds)
@@ -240,8 +249,15 @@ class ShoeReader:
     def _failed(self):
         # a command got no ACK, a response was garbled or never came: redo the step
         self.retries += 1
+        doc = self.doctor
+        if doc is not None:
+            doc.reader_failed()
         if self.link.failed():
-            self._anomaly(READER_SILENT, "the PN532 does not answer")
+            if doc is None:
+                self._anomaly(READER_SILENT, "the PN532 does not answer")
+            else:
+                doc.reader_silent(self)
+                return
         self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
 
     def _looked(self):
