@@ -10,9 +10,7 @@ import drvtime
 
 PN532_ADDR = 0x24
 MUX_ADDR = 0x70
-SDA = 4                      # the bus's pins and the reader's reset, as boards/pico.py
-SCL = 5
-PN532_RESET = 7
+BUS_PINS = (4, 5)            # SDA, SCL: as boards/pico.py
 # display index -> (mux channel, address): seats 0..7 on channels 0..7 at 0x3C, banker at
 # 0x3D on channel 0. Must match boards/pico.py.
 SLOTS = ((0, 0x3C), (1, 0x3C), (2, 0x3C), (3, 0x3C), (4, 0x3C), (5, 0x3C), (6, 0x3C),
@@ -95,31 +93,14 @@ def make_mux():
     return w.mux_driver
 
 
-class _ResetPin:
-    """The PN532's RSTPDN line (machine.Pin-like output) on the model."""
-
-    def __init__(self, chip):
-        self.chip = chip
-        self.level = 1
-
-    def init(self, *a, **k):
-        pass
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        self.level = 1 if v else 0
-        self.chip.rstpdn(self.level)
-        return None
-
-
 def make_pn532():
     import drivers
-    from digitalio import DigitalInOut
     w = _world()
     if not hasattr(w.pn532, "rstpdn"):           # a VM-side world: no wire to it
         return drivers.pn532(make_i2c())
-    return drivers.pn532(make_i2c(), reset=DigitalInOut(_ResetPin(w.pn532)))
+    from boards.simdev.pn532 import ResetPin
+    from digitalio import DigitalInOut
+    return drivers.pn532(make_i2c(), reset=DigitalInOut(ResetPin(w.pn532)))
 
 
 def make_bus_clear():
@@ -128,14 +109,8 @@ def make_bus_clear():
     w = _world()
     if not hasattr(w.bus, "drive"):
         return None
-    from boards.simdev.bus import WirePin
-    from bus_recovery import BusClear
-    pins = {SDA: WirePin(w.bus, "sda"), SCL: WirePin(w.bus, "scl")}
-    return BusClear(pins.get, SDA, SCL, w.bus.sda, _reopen)
-
-
-def _reopen():
-    pass                         # the model's I2C block has no pins to give back
+    from boards.simdev.bus import bus_clear
+    return bus_clear(w.bus, *BUS_PINS)
 
 
 def make_reader(uid_map=None, **kw):

@@ -25,6 +25,12 @@ _SWITCH = const(4)
 _CHECK_MS = const(100)       # the bus's SDA and the switch's register looked at, when quiet
 _REFRESH_MS = const(150)     # one display in use given its settings and picture, when quiet
 _HOLDS = const(3)            # bus clears with one channel on: that segment holds the bus
+_SAMCONFIG = const(0x14)     # PN532 SAMConfiguration (docs/DEVICES.md)
+_SAM_NORMAL = b"\x01\x14\x01"  # normal mode, 1 s virtual-card timeout, IRQ pin used (as the driver)
+_RESET_HOLD_S = 0.001        # RSTPDN held low (the chip needs far less)
+_BOOT_S = 0.003              # RSTPDN high -> asked whether it answers, this often
+_BOOT_TRIES = 20
+_IDLE = const(0)             # shoe_reader's step: a listing goes out next
 BANKER_DISPLAY = 8
 
 
@@ -58,7 +64,7 @@ class Faults:
         """The PN532 has not answered for a while: reset and set up again."""
         self.counts[0] += 1
         self._report(_READER, "reader silent: reset")
-        reader.restart()
+        restart_reader(reader)
 
 
     # --- the bus
@@ -151,3 +157,32 @@ class Faults:
                 sc.hashes[i] = 0
                 sc.mark(i)
                 return
+
+
+def restart_reader(reader):
+    """The PN532 reset through RSTPDN (the driver's reset pin) and set up as at boot:
+    SAMConfiguration, then the reader's RFConfiguration. Blocks a few ms. The listing
+    starts again and lists the cards in the field again: one being read is read again, one
+    reported stays reported (the reader's slots are kept). False without a reset pin, or
+    when the chip still does not answer (then it is not reset again until it answers)."""
+    link = reader.link
+    pn = reader.pn
+    pin = getattr(pn, "_reset_pin", None)
+    link.command = 0
+    reader._step = _IDLE
+    reader._polled = -1              # blocked in the reset: not a gap in the watch
+    if pin is None:
+        return False
+    pin.value = False
+    drvtime.sleep(_RESET_HOLD_S)
+    pin.value = True
+    for _ in range(_BOOT_TRIES):
+        drvtime.sleep(_BOOT_S)
+        try:
+            if pn.call_function(_SAMCONFIG, params=_SAM_NORMAL, timeout=0.05) is not None \
+                    and link.configure(reader._cfg):
+                link.reset()             # answering again
+                return True
+        except (OSError, RuntimeError):
+            pass
+    return False

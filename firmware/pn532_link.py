@@ -27,11 +27,6 @@ INLIST = const(0x4A)       # InListPassiveTarget
 INDATA = const(0x40)       # InDataExchange
 INRELEASE = const(0x52)    # InRelease
 RFCONFIG = const(0x32)     # RFConfiguration
-_SAMCONFIG = const(0x14)   # SAMConfiguration
-_SAM_NORMAL = b"\x01\x14\x01"   # normal mode, 1 s virtual-card timeout, IRQ pin used (as the driver)
-_RESET_HOLD_S = 0.001      # RSTPDN held low (the chip needs far less)
-_BOOT_S = 0.003            # RSTPDN high -> the chip answers again
-_BOOT_TRIES = 20           # SAMConfiguration tried this often, _BOOT_S apart
 _NTAG_READ = const(0x30)   # through InDataExchange: 16 bytes from a page
 _NTAG_WRITE = const(0xA2)  # through InDataExchange: 4 bytes to a page
 _CFG_RETRIES = const(0x05)  # RFConfiguration item: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
@@ -103,28 +98,6 @@ class Link:
             return self.pn.call_function(RFCONFIG, params=params, timeout=0.05) is not None
         except (OSError, RuntimeError):
             return False
-
-    def restart(self, cfg):
-        """Reset the chip through RSTPDN (the driver's reset pin) and set it up as at boot:
-        SAMConfiguration, then RFConfiguration `cfg`. Blocks a few ms. False without a
-        reset pin, or when the chip still does not answer."""
-        pin = getattr(self.pn, "_reset_pin", None)
-        self.command = 0
-        if pin is None:
-            return False
-        pin.value = False
-        drvtime.sleep(_RESET_HOLD_S)
-        pin.value = True
-        for _ in range(_BOOT_TRIES):
-            drvtime.sleep(_BOOT_S)
-            try:
-                if self.pn.call_function(_SAMCONFIG, params=_SAM_NORMAL,
-                                         timeout=0.05) is not None and self.configure(cfg):
-                    self.reset()         # answering again (else silent stays: no
-                    return True          # reset again until it answers of itself)
-            except (OSError, RuntimeError):
-                pass
-        return False
 
     def ready(self):
         if self.irq is not None:

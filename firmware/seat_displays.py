@@ -161,10 +161,6 @@ class SeatDisplays:
         rec = _Recorder()
         drv = SSD1306_I2C(width, height, rec, addr=targets[0][1])
         self._init_cmds = bytes(rec.cmds)
-        # refresh(): the same settings but "display off" (the panel stays lit), then on
-        c = rec.cmds
-        self._wake_cmds = bytes(c[:1]) + bytes(c[2:] if c[1] == 0xAE else c[1:]) + b"\xaf"
-        self.dead = bytearray(self.n)    # 1: switched off for good (faults.py)
         self._buf = drv.buffer           # the one frame buffer, the driver's own
         # with this project's font the driver is done once it has given its commands and
         # its buffer (the instance, its framebuf and its module are heap); its 8x8 text
@@ -203,17 +199,18 @@ class SeatDisplays:
         """Display i gets its settings again (a panel that lost its power keeps none, and
         cannot be asked) and the next show() sends every page."""
         dev = self._devs[i]
+        c = self._init_cmds              # but its "display off" (the panel stays lit)
         try:
             with dev:
-                dev.write(self._wake_cmds)
+                dev.write(bytes(c[:1]) + c[2:] + _ON[1:] if c[1] == 0xAE else c + _ON[1:])
         except OSError:
             self.ok[i] = 0
             self.failures += 1
         self._mark(i, _UNKNOWN)
 
     def disable(self, i):
-        """Display i is never tried again (its segment is switched off)."""
-        self.dead[i] = 1
+        """Display i is never tried again (its segment is switched off): no device."""
+        self._devs[i] = None
         self.ok[i] = 0
 
     def redraw(self, i):
@@ -257,7 +254,7 @@ class SeatDisplays:
         number of pages sent (0: nothing changed), -1 if the display does not answer, or
         _INTERRUPTED when stop() (asked before the next page once one was drawn) said that
         other work goes first: the pages not sent yet go out with the next show()."""
-        if not self.ok[i] and (self.dead[i] or not self._init(i)):
+        if not self.ok[i] and (self._devs[i] is None or not self._init(i)):
             return -1
         dev = self._devs[i]
         cols = self.cols

@@ -156,7 +156,7 @@ class ShoeReader:
         self.anomalies = 0
         self.last_uid = self._last
         self._cfg = retries_params(passive_retries)
-        self.doctor = None                       # faults.Faults: recovers a silent chip
+        self.doctor = None                       # faults.Faults: resets a silent chip
         if not self.link.configure(self._cfg):
             raise RuntimeError("PN532 did not accept RFConfiguration")
 
@@ -199,14 +199,6 @@ class ShoeReader:
         for s in range(2):
             if self._state[s] != _FREE:
                 self._state[s] = _SUPPRESSED
-
-    def restart(self):
-        """The chip reset and set up again (faults.py): the listing starts again, the
-        cards in the field are listed again; one being read is read again, one reported
-        stays reported (its slot is kept)."""
-        self.link.restart(self._cfg)
-        self._step = _IDLE
-        self._polled = -1                # blocked in the reset: not a gap in the watch
 
     def wait(self, seconds):
         """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready."""

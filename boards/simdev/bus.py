@@ -246,3 +246,14 @@ class WirePin:
             return self.bus.sda() if self.line == "sda" else self.bus.scl()
         self.bus.drive(self.line, 1 if v else 0)
         return None
+
+
+def bus_clear(bus, sda, scl):
+    """firmware/bus_recovery.py's BusClear on `bus`'s wires (pins numbered sda, scl)."""
+    from bus_recovery import BusClear
+    pins = {sda: WirePin(bus, "sda"), scl: WirePin(bus, "scl")}
+    return BusClear(pins.get, sda, scl, bus.sda, _no_pins)
+
+
+def _no_pins():
+    pass                         # the model's I2C block has no pins to give back

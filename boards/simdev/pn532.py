@@ -94,6 +94,24 @@ class IrqPin:
         pass
 
 
+class ResetPin:
+    """The RSTPDN line (machine.Pin-like output) wired to the chip."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.level = 1
+
+    def init(self, *a, **k):
+        pass
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        self.level = 1 if v else 0
+        self.chip.rstpdn(self.level)
+        return None
+
+
 class PN532:
     def __init__(self, strict=True, seed=1, **timings):
         self.t = dict(TIMINGS)
