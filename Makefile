@@ -45,6 +45,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/bench_load.py
 	$(PY) tools/dealer.py --sessions 100
 	$(PY) tools/dealer.py --pico --sessions 3
+	$(PY) tools/fault_campaign.py --sessions 200
 	$(PY) tools/bench_pico.py
 	$(PY) tools/card_timeline.py
 	$(PY) tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png

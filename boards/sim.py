@@ -10,7 +10,6 @@ import drvtime
 
 PN532_ADDR = 0x24
 MUX_ADDR = 0x70
-BUS_PINS = (4, 5)            # SDA, SCL: as boards/pico.py
 # display index -> (mux channel, address): seats 0..7 on channels 0..7 at 0x3C, banker at
 # 0x3D on channel 0. Must match boards/pico.py.
 SLOTS = ((0, 0x3C), (1, 0x3C), (2, 0x3C), (3, 0x3C), (4, 0x3C), (5, 0x3C), (6, 0x3C),
@@ -95,22 +94,15 @@ def make_mux():
 
 def make_pn532():
     import drivers
-    w = _world()
-    if not hasattr(w.pn532, "rstpdn"):           # a VM-side world: no wire to it
-        return drivers.pn532(make_i2c())
-    from boards.simdev.pn532 import ResetPin
-    from digitalio import DigitalInOut
-    return drivers.pn532(make_i2c(), reset=DigitalInOut(ResetPin(w.pn532)))
+    chip = _world().pn532                       # its RSTPDN (none from a VM-side world)
+    return drivers.pn532(make_i2c(), reset=chip.reset_line() if hasattr(chip, "rstpdn") else None)
 
 
 def make_bus_clear():
-    """The bus clear (firmware/bus_recovery.py) on the bus model's wires; None for a
-    VM-side world, whose bus has none."""
-    w = _world()
-    if not hasattr(w.bus, "drive"):
-        return None
+    """The bus clear (firmware/bus_recovery.py) on the bus model's SDA (4) and SCL (5)
+    wires, as boards/pico.py's; None for a VM-side world, whose bus has none."""
     from boards.simdev.bus import bus_clear
-    return bus_clear(w.bus, *BUS_PINS)
+    return bus_clear(_world().bus, 4, 5)
 
 
 def make_reader(uid_map=None, **kw):

@@ -35,6 +35,7 @@ from buttons import CHORD, Buttons
 from cards import card_name
 from console import Console
 from controls import Controls
+from faults import watch as watch_faults
 from housekeeping import Housekeeping, collect, heap_line
 from narrator import Narrator
 from screens import BANKER_DISPLAY, Screens
@@ -91,7 +92,6 @@ class Table:
         self.controls = Controls(self)
         self.console = Console(self)
         self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
-        self.faults = None               # faults.Faults: field faults found and recovered
         self.collect_first = False       # a collection before a finished session's keeping
 
     # what the web part and the host's tools read
@@ -146,7 +146,7 @@ class Table:
                 self.say("! uid map %s: %s" % (st.uid_map, x))
         self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                     timeout_ms=st.timeout_ms)
-        self._watch_faults()
+        watch_faults(self)               # the reader, the bus, the switch, the displays
         if st.sound and hasattr(b, "make_buzzer"):
             self.buzzer = b.make_buzzer()
         levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
@@ -160,17 +160,6 @@ class Table:
         line = heap_line("after boot")
         if line:
             self.say(line)
-
-    def _watch_faults(self):
-        """The field faults (faults.py) watched from now on: the reader, the bus, the
-        switch and the displays."""
-        from faults import Faults
-        b = self.board
-        self.faults = f = Faults(self, b.make_bus_clear() if hasattr(b, "make_bus_clear")
-                                 else None, b.make_mux() if hasattr(b, "make_mux") else None,
-                                 getattr(b, "SLOTS", None))
-        if hasattr(self.reader, "doctor"):
-            self.reader.doctor = f
 
     def _fatal(self, text):
         self.ui.fatal = text
@@ -406,8 +395,6 @@ class Table:
         elif sc.redraw_one():
             busy = True
         elif not (busy or sc.dirty or self.tags_busy()):
-            if self.faults is not None:
-                self.faults.quiet(now)
             h.idle()
         if self.narrator.due:
             self.narrator.tell()         # the event's lines, its display drawn

@@ -30,7 +30,14 @@ _SAM_NORMAL = b"\x01\x14\x01"  # normal mode, 1 s virtual-card timeout, IRQ pin 
 _RESET_HOLD_S = 0.001        # RSTPDN held low (the chip needs far less)
 _BOOT_S = 0.003              # RSTPDN high -> asked whether it answers, this often
 _BOOT_TRIES = 20
+_RFCONFIG = const(0x32)      # RFConfiguration
+_HOSTTOPN532 = const(0xD4)
+_PN532TOHOST = const(0xD5)
+_ACK = b"\x00\x00\xff\x00\xff\x00"
+_LOOK_S = 0.0005             # the IRQ pin looked at this often while a command runs
+_WAIT_LOOKS = 100            # so many looks at most (50 ms)
 _IDLE = const(0)             # shoe_reader's step: a listing goes out next
+_PH_IDLE = const(2)          # engine.PH_IDLE: between deals
 BANKER_DISPLAY = 8
 
 
@@ -47,6 +54,8 @@ class Faults:
         self.checked = 0                 # ticks_ms of the last quiet check
         self.refreshed = 0               # ticks_ms of the last refresh
         self.next_display = 0            # the display the next refresh is for
+        self.swept = -1                  # the deal after whose end every display was
+        #                                  drawn whole (_sweep)
 
     def _report(self, bit, text):
         if not self.active & bit:
@@ -130,41 +139,63 @@ class Faults:
         rd = self.t.reader
         if self.active & _READER and rd is not None and not rd.link.silent:
             self.active &= ~_READER      # answering again: a new silence is reported
+        if self.bus is not None and self.bus.stuck():    # (one register read on a Pico)
+            self.clear_bus()
+            return
         if drvtime.ticks_diff(now, self.checked) >= _CHECK_MS:
             self.checked = now
-            if self.bus is not None and self.bus.stuck():
-                self.clear_bus()
             self.check_switch()
             return
-        if drvtime.ticks_diff(now, self.refreshed) >= _REFRESH_MS:
+        e = self.t.session.e
+        if e is not None and self._sweep(e):
+            self.refreshed = now
+        elif drvtime.ticks_diff(now, self.refreshed) >= _REFRESH_MS:
             self.refreshed = now
             self.refresh()
 
     def refresh(self):
         """The next display in use gets its settings and its whole picture again."""
-        t = self.t
-        sc = t.screens
-        disp = sc.disp
-        e = t.session.e
-        if disp is None or e is None:
+        sc = self.t.screens
+        e = self.t.session.e
+        if sc.disp is None or e is None:
             return
         seats = min(e.seats, BANKER_DISPLAY)
         for _ in range(BANKER_DISPLAY + 1):
             i = self.next_display
             self.next_display = 0 if i >= BANKER_DISPLAY else i + 1
-            if (i < seats or i == BANKER_DISPLAY) and i < disp.n and disp.ok[i]:
-                disp.refresh(i)
-                sc.hashes[i] = 0
-                sc.mark(i)
+            if (i < seats or i == BANKER_DISPLAY) and self._refresh(i):
                 return
+
+    def _refresh(self, i):
+        sc = self.t.screens
+        disp = sc.disp
+        if i >= disp.n or not disp.ok[i]:
+            return False
+        disp.refresh(i)
+        sc.hashes[i] = 0
+        sc.mark(i)
+        return True
+
+    def _sweep(self, e):
+        """Between deals every display in use is drawn whole once, with its settings:
+        one that lost its power during the deal is right again before the next begins.
+        True if it was due."""
+        if e.phase != _PH_IDLE or e.deals == self.swept:
+            return False
+        self.swept = e.deals
+        for i in range(min(e.seats, BANKER_DISPLAY)):
+            self._refresh(i)
+        self._refresh(BANKER_DISPLAY)
+        return True
 
 
 def restart_reader(reader):
     """The PN532 reset through RSTPDN (the driver's reset pin) and set up as at boot:
-    SAMConfiguration, then the reader's RFConfiguration. Blocks a few ms. The listing
-    starts again and lists the cards in the field again: one being read is read again, one
-    reported stays reported (the reader's slots are kept). False without a reset pin, or
-    when the chip still does not answer (then it is not reset again until it answers)."""
+    SAMConfiguration, then the reader's RFConfiguration. Blocks a few ms (its waits are
+    the IRQ pin's, not the driver's 10 ms looks). The listing starts again and lists the
+    cards in the field again: one being read is read again, one reported stays reported
+    (the reader's slots are kept). False without a reset pin, or when the chip still does
+    not answer (then it is not reset again until it answers)."""
     link = reader.link
     pn = reader.pn
     pin = getattr(pn, "_reset_pin", None)
@@ -179,10 +210,43 @@ def restart_reader(reader):
     for _ in range(_BOOT_TRIES):
         drvtime.sleep(_BOOT_S)
         try:
-            if pn.call_function(_SAMCONFIG, params=_SAM_NORMAL, timeout=0.05) is not None \
-                    and link.configure(reader._cfg):
+            if _call(pn, reader.irq, _SAMCONFIG, _SAM_NORMAL) and \
+                    _call(pn, reader.irq, _RFCONFIG, reader._cfg):
                 link.reset()             # answering again
                 return True
         except (OSError, RuntimeError):
             pass
     return False
+
+
+def _call(pn, irq, cmd, params):
+    """One command to the PN532 through the driver's framing, its ACK and its answer:
+    True when it answered it."""
+    if irq is None:                  # no IRQ pin: the driver's own waits
+        return pn.call_function(cmd, params=params, timeout=0.05) is not None
+    pn._write_frame(bytes((_HOSTTOPN532, cmd)) + params)
+    if not _irq_low(irq) or pn._read_data(len(_ACK)) != _ACK or not _irq_low(irq):
+        return False
+    r = pn._read_frame(2)
+    return r[0] == _PN532TOHOST and r[1] == cmd + 1
+
+
+def _irq_low(irq):
+    for _ in range(_WAIT_LOOKS):
+        if irq.value() == 0:
+            return True
+        drvtime.sleep(_LOOK_S)
+    return False
+
+
+def watch(table):
+    """The field faults watched from now on (the table's boot, once its reader is made):
+    by the reader, the displays' redraws and the quiet moments (housekeeping.py)."""
+    b = table.board
+    f = Faults(table, b.make_bus_clear() if hasattr(b, "make_bus_clear") else None,
+               b.make_mux() if hasattr(b, "make_mux") else None, getattr(b, "SLOTS", None))
+    table.screens.faults = f
+    table.house.faults = f
+    if hasattr(table.reader, "doctor"):
+        table.reader.doctor = f
+    return f

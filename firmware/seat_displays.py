@@ -196,16 +196,16 @@ class SeatDisplays:
         return True
 
     def refresh(self, i):
-        """Display i gets its settings again (a panel that lost its power keeps none, and
-        cannot be asked) and the next show() sends every page."""
+        """Display i gets its settings again now but "display off" (a panel that lost its
+        power keeps none, and cannot be asked; a lit one stays lit), the next show() every
+        page, then "display on"."""
         dev = self._devs[i]
-        c = self._init_cmds              # but its "display off" (the panel stays lit)
         try:
             with dev:
-                dev.write(bytes(c[:1]) + c[2:] + _ON[1:] if c[1] == 0xAE else c + _ON[1:])
+                dev.i2c.writevto(dev.device_address, (_ON[:1], memoryview(self._init_cmds)[2:]))
         except OSError:
             self.ok[i] = 0
-            self.failures += 1
+        self._dark[i] = 1
         self._mark(i, _UNKNOWN)
 
     def disable(self, i):

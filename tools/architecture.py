@@ -35,7 +35,7 @@ PARTS = (
         "shoe_reader", "uid_map", "pn532_link", "tagmode", "tag_image", "tag_deck", "ndef", "buttons",
         "buzzer",
         "serial_lines", "line_assembler", "tca9548a", "busio", "digitalio", "drvtime",
-        "drivers")),
+        "drivers", "faults", "bus_recovery")),
 )
 
 # One accepted card from the reader to the displays: (label, "module:Class.method").

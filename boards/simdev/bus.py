@@ -249,7 +249,10 @@ class WirePin:
 
 
 def bus_clear(bus, sda, scl):
-    """firmware/bus_recovery.py's BusClear on `bus`'s wires (pins numbered sda, scl)."""
+    """firmware/bus_recovery.py's BusClear on `bus`'s wires (pins numbered sda, scl); None
+    for a bus without wires (boards/simdev/remote.py's)."""
+    if not hasattr(bus, "drive"):
+        return None
     from bus_recovery import BusClear
     pins = {sda: WirePin(bus, "sda"), scl: WirePin(bus, "scl")}
     return BusClear(pins.get, sda, scl, bus.sda, _no_pins)

@@ -247,6 +247,11 @@ class PN532:
             for tag in self.field:
                 tag.state = ntag213.IDLE
 
+    def reset_line(self):
+        """The RSTPDN line wired to the chip, as the driver takes it (digitalio)."""
+        from digitalio import DigitalInOut
+        return DigitalInOut(ResetPin(self))
+
     def wedge(self):
         """Fault injector: the chip's firmware hangs (seen on tables: a glitch on its
         supply): it NACKs its address until RSTPDN pulses low."""

@@ -30,6 +30,7 @@ BENCH = {
     "tools/bench_load.py": ["tools/bench_load.py", "--lines", "20"],
     "tools/dealer.py --sessions 100": "host_tests/controller/test_dealer_soak.py",
     "tools/dealer.py --pico --sessions 3": "host_tests/pico/test_vpico_deck.py",
+    "tools/fault_campaign.py --sessions 200": "host_tests/controller/test_faults.py",
     "tools/bench_pico.py": "host_tests/pico/test_pico_goals.py",
     "tools/card_timeline.py": "host_tests/pico/test_card_timeline.py",
     "tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png":
