@@ -74,6 +74,8 @@ class FaultDealer(D.Dealer):
                                ((k, rng.uniform(0, OFFSET_MS), kinds[rng.randrange(len(kinds))],
                                  rng.random()) for k in picks))
         self.asked_at = {}          # event index -> ms the dealer acted for it
+        self.pico = None            # the virtual Pico (tools/vpico/pico.py) it plays on
+        self.runner = None
         self.deal_ends = set()      # indices of the events that end a deal
         for j in range(n):
             phase = self.engine_at(j).phase
@@ -112,6 +114,8 @@ class FaultDealer(D.Dealer):
             w.pn532.wedge()
         elif kind == "bus":
             w.bus.fault_stuck()
+            if self.pico is not None:
+                self.pico.sda_follows()    # the virtual Pico's SDA pin reads it low
         elif kind == "switch":
             w.mux.brown_out(ns)
         else:
@@ -235,20 +239,22 @@ def session(seed, faults=4, seats=4, preset="table", kinds=KINDS, deals=0, sched
     return d, bad + D.against_script(d, journal[len(head):], events)
 
 
-def pico_session(seed, faults=2, seats=3, events_max=0, kinds=KINDS, wall_timeout=3600):
+def pico_session(seed, faults=2, seats=3, events_max=0, kinds=KINDS, wall_timeout=3600,
+                 schedule=None):
     """One session on the virtual Pico (the shoe's own UF2), the first `events_max` events
-    when given; (dealer, [failures])."""
+    when given, `faults` seeded faults or `schedule` (FaultDealer); (dealer, [failures])."""
     from vpico import table as T
     from vpico.pico import FROZEN, Pico
     head, events = S.script_session("table", seats, seed)
     events = events[:events_max or len(events)]
     d = FaultDealer(head, events, faults=faults, fault_seed=seed * 104729 + 7, kinds=kinds,
-                    seed=seed, hold_ms=T.HOLD_MS)
+                    schedule=schedule, seed=seed, hold_ms=T.HOLD_MS)
     with tempfile.TemporaryDirectory() as tmp:
         flash = os.path.join(tmp, "flash.bin")
         T.fresh_pico(flash, S.settings_text("table", seats))[0].power_cut()
         pico = Pico(flash, firmware=FROZEN)
         pico.boot()
+        d.pico = pico
         try:
             run = T.table_run(pico, d, wall_timeout=wall_timeout)
             run.on_tick = d.tick
