@@ -24,6 +24,8 @@ _BUS = const(2)
 _SWITCH = const(4)
 _CHECK_MS = const(100)       # the bus's SDA and the switch's register looked at, when quiet
 _REFRESH_MS = const(150)     # one display in use given its settings and picture, when quiet
+_QUIET_MS = const(300)       # quiet: nothing happened for so long (a player deciding, the
+#                              cards gathered between deals), so no card is on its way
 _HOLDS = const(3)            # bus clears with one channel on: that segment holds the bus
 _SAMCONFIG = const(0x14)     # PN532 SAMConfiguration (docs/DEVICES.md)
 _SAM_NORMAL = b"\x01\x14\x01"  # normal mode, 1 s virtual-card timeout, IRQ pin used (as the driver)
@@ -146,6 +148,8 @@ class Faults:
             self.checked = now
             self.check_switch()
             return
+        if drvtime.ticks_diff(now, self.t.house.active_at) < _QUIET_MS:
+            return                       # a card or a press may follow at once: no redraw
         e = self.t.session.e
         if e is not None and self._sweep(e):
             self.refreshed = now
