@@ -28,19 +28,17 @@ _QUIET_MS = const(300)       # quiet: nothing happened for so long (a player dec
 #                              cards gathered between deals), so no card is on its way
 _HOLDS = const(3)            # bus clears with one channel on: that segment holds the bus
 _SAMCONFIG = const(0x14)     # PN532 SAMConfiguration (docs/DEVICES.md)
-_SAM_NORMAL = b"\x01\x14\x01"  # normal mode, 1 s virtual-card timeout, IRQ pin used (as the driver)
-_RESET_HOLD_S = 0.001        # RSTPDN held low (the chip needs far less)
-_BOOT_S = 0.003              # RSTPDN high -> asked whether it answers, this often
-_BOOT_TRIES = 20
+_RESET_HOLD_US = const(1000)  # RSTPDN held low (the chip needs far less)
+_BOOT_US = const(3000)       # RSTPDN high -> asked whether it answers, this often
+_BOOT_TRIES = const(20)
 _RFCONFIG = const(0x32)      # RFConfiguration
 _HOSTTOPN532 = const(0xD4)
 _PN532TOHOST = const(0xD5)
-_ACK = b"\x00\x00\xff\x00\xff\x00"
-_LOOK_S = 0.0005             # the IRQ pin looked at this often while a command runs
-_WAIT_LOOKS = 100            # so many looks at most (50 ms)
+_LOOK_US = const(500)        # the IRQ pin looked at this often while a command runs
+_WAIT_LOOKS = const(100)     # so many looks at most (50 ms)
 _IDLE = const(0)             # shoe_reader's step: a listing goes out next
 _PH_IDLE = const(2)          # engine.PH_IDLE: between deals
-BANKER_DISPLAY = 8
+_BANKER = const(8)           # screens._BANKER
 
 
 class Faults:
@@ -104,7 +102,7 @@ class Faults:
                 disp.disable(i)
                 self.counts[3] += 1
                 self.t.refuse("fault display %d holds the bus: switched off"
-                              % (BANKER_DISPLAY + 1 if i == BANKER_DISPLAY else i + 1))
+                              % (_BANKER + 1 if i == _BANKER else i + 1))
         if not free:
             self.bus.clear()             # let go now that its channel will not come back
         try:
@@ -163,11 +161,11 @@ class Faults:
         e = self.t.session.e
         if sc.disp is None or e is None:
             return
-        seats = min(e.seats, BANKER_DISPLAY)
-        for _ in range(BANKER_DISPLAY + 1):
+        seats = min(e.seats, _BANKER)
+        for _ in range(_BANKER + 1):
             i = self.next_display
-            self.next_display = 0 if i >= BANKER_DISPLAY else i + 1
-            if (i < seats or i == BANKER_DISPLAY) and self._refresh(i):
+            self.next_display = 0 if i >= _BANKER else i + 1
+            if (i < seats or i == _BANKER) and self._refresh(i):
                 return
 
     def _refresh(self, i):
@@ -187,9 +185,9 @@ class Faults:
         if e.phase != _PH_IDLE or e.deals == self.swept:
             return False
         self.swept = e.deals
-        for i in range(min(e.seats, BANKER_DISPLAY)):
+        for i in range(min(e.seats, _BANKER)):
             self._refresh(i)
-        self._refresh(BANKER_DISPLAY)
+        self._refresh(_BANKER)
         return True
 
 
@@ -209,12 +207,13 @@ def restart_reader(reader):
     if pin is None:
         return False
     pin.value = False
-    drvtime.sleep(_RESET_HOLD_S)
+    drvtime.sleep(_RESET_HOLD_US / 1000000)
     pin.value = True
     for _ in range(_BOOT_TRIES):
-        drvtime.sleep(_BOOT_S)
+        drvtime.sleep(_BOOT_US / 1000000)
         try:
-            if _call(pn, reader.irq, _SAMCONFIG, _SAM_NORMAL) and \
+            # SAMConfiguration: normal mode, 1 s virtual-card timeout, the IRQ pin used
+            if _call(pn, reader.irq, _SAMCONFIG, b"\x01\x14\x01") and \
                     _call(pn, reader.irq, _RFCONFIG, reader._cfg):
                 link.reset()             # answering again
                 return True
@@ -224,22 +223,22 @@ def restart_reader(reader):
 
 
 def _call(pn, irq, cmd, params):
-    """One command to the PN532 through the driver's framing, its ACK and its answer:
-    True when it answered it."""
+    """One command to the PN532 through the driver's framing, its ACK (00 00 FF 00 FF 00)
+    and its answer, each waited for on the IRQ pin: True when it answered it."""
     if irq is None:                  # no IRQ pin: the driver's own waits
         return pn.call_function(cmd, params=params, timeout=0.05) is not None
     pn._write_frame(bytes((_HOSTTOPN532, cmd)) + params)
-    if not _irq_low(irq) or pn._read_data(len(_ACK)) != _ACK or not _irq_low(irq):
-        return False
-    r = pn._read_frame(2)
-    return r[0] == _PN532TOHOST and r[1] == cmd + 1
-
-
-def _irq_low(irq):
-    for _ in range(_WAIT_LOOKS):
+    acked = False
+    for _ in range(2 * _WAIT_LOOKS):
         if irq.value() == 0:
-            return True
-        drvtime.sleep(_LOOK_S)
+            if acked:
+                r = pn._read_frame(2)
+                return r[0] == _PN532TOHOST and r[1] == cmd + 1
+            if pn._read_data(6) != b"\x00\x00\xff\x00\xff\x00":
+                return False
+            acked = True
+        else:
+            drvtime.sleep(_LOOK_US / 1000000)
     return False
 
 
