@@ -49,6 +49,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/shuffles.py --calibrate --trials 1000
 	$(PY) tools/dealer.py --sessions 100
 	$(PY) tools/dealer.py --pico --sessions 3
+	$(PY) tools/fault_campaign.py --sessions 200
 	$(PY) tools/bench_pico.py
 	$(PY) tools/bench_pico.py --only frozen --flash-times max
 	$(PY) tools/bench_torn.py

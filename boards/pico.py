@@ -58,6 +58,26 @@ def make_pn532():
     return drivers.pn532(make_i2c(), reset=reset)
 
 
+def make_bus_clear():
+    """The bus clear (firmware/hardware/bus_recovery.py): SDA's level read from SIO GPIO_IN (the
+    pin stays the I2C block's), the pins taken as open-drain GPIOs for the clear."""
+    from hardware.bus_recovery import BusClear
+    from machine import mem32
+    bit = 1 << SDA
+
+    def sda_level():
+        return mem32[SIO_GPIO_IN] & bit
+
+    def pin(n):
+        return Pin(n, Pin.OPEN_DRAIN, value=1)
+    return BusClear(pin, SDA, SCL, sda_level, _reopen)
+
+
+def _reopen():
+    # the same machine.I2C object on the rp2 (one per block), its pins given back
+    make_i2c()._i2c = I2C(I2C_ID, scl=Pin(SCL), sda=Pin(SDA), freq=FREQ)
+
+
 def make_reader(uid_map=None, **kw):
     from hardware.shoe_reader import ShoeReader
     irq = Pin(PN532_IRQ, Pin.IN, Pin.PULL_UP)

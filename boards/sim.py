@@ -94,7 +94,15 @@ def make_mux():
 
 def make_pn532():
     from hardware import drivers
-    return drivers.pn532(make_i2c())
+    chip = _world().pn532                       # its RSTPDN (none from a VM-side world)
+    return drivers.pn532(make_i2c(), reset=chip.reset_line() if hasattr(chip, "rstpdn") else None)
+
+
+def make_bus_clear():
+    """The bus clear (firmware/hardware/bus_recovery.py) on the bus model's SDA (4) and SCL (5)
+    wires, as boards/pico.py's; None for a VM-side world, whose bus has none."""
+    from boards.simdev.bus import bus_clear
+    return bus_clear(_world().bus, 4, 5)
 
 
 def make_reader(uid_map=None, **kw):

@@ -50,6 +50,64 @@ class SimI2C:
         self.stats = Stats()          # whole bus
         self.nack_faults = {}         # address -> remaining forced NACKs
         self.log = None               # set to a list to record (addr, 'w'/'r', bytes)
+        # the wires (bus clear, NXP UM10204 3.1.16): a target holding SDA low
+        self.held = 0                 # SCL clocks the target still needs to let SDA go
+        self.wait_stop = False        # let go: a STOP must end the broken transfer first
+        self.stuck_ns = -1            # when the bus got stuck (-1: not stuck)
+        self.cleared_ns = 0           # when the STOP freed it
+        self.sticky = -1              # a switch channel whose target grabs SDA again at
+        #                               every transfer to it (fault_stuck(sticky=ch))
+        self.scl_out = 1              # what the host drives when its pins are GPIOs
+        self.sda_out = 1
+        self.clocks = 0               # SCL rising edges the host made by hand
+
+    # --- the wires, for a host that bit-bangs them (the bus clear)
+    def fault_stuck(self, clocks=9, sticky=-1):
+        """Fault injector: a target, cut off in the middle of a byte, holds SDA low until
+        `clocks` SCL clocks have gone by; every transfer fails until then and a STOP.
+        sticky=ch: a target on switch channel ch that does it again at every transfer to it
+        while that channel is on."""
+        self.held = clocks
+        self.wait_stop = False
+        self.stuck_ns = self.clock.ns
+        if sticky >= 0:
+            self.sticky = sticky
+
+    def stuck(self):
+        return self.held > 0 or self.wait_stop
+
+    def sda(self):
+        """The SDA wire's level (open drain: low when anyone pulls it down)."""
+        return 0 if self.held or not self.sda_out else 1
+
+    def scl(self):
+        return self.scl_out
+
+    def drive(self, line, level):
+        """The host's own drive of 'sda' or 'scl' (1: let go, pulled up)."""
+        self.clock.ns += 5000             # half a clock of a bit-banged 100 kHz
+        if line == "scl":
+            if level and not self.scl_out:
+                self.clocks += 1
+                if self.held:
+                    self.held -= 1
+                    if not self.held:
+                        self.wait_stop = True
+            self.scl_out = level
+        else:
+            if level and not self.sda_out and self.scl_out and not self.held:
+                if self.wait_stop:        # a STOP: the bus is free again
+                    self.wait_stop = False
+                    self.stuck_ns = -1
+                    self.cleared_ns = self.clock.ns
+            self.sda_out = level
+
+    def _sticky_grab(self):
+        if self.sticky >= 0 and not self.stuck():
+            for mux in self.muxes:
+                if mux.mask & (1 << self.sticky):
+                    self.fault_stuck(9)
+                    return
 
     # --- wiring
     def add_device(self, address, model):
@@ -93,6 +151,9 @@ class SimI2C:
     # without them, so a read can be answered before its length is known.
     def address(self, address, reading):
         """The address phase: the devices that ACK (OSError(EIO) when none does)."""
+        if self.stuck() or not self.scl_out or not self.sda_out:
+            self.stats.nacks += 1         # no START can be made: the controller gives up
+            raise OSError(EIO)
         devs = self._find(address, reading)
         forced = self.nack_faults.get(address, 0)
         if forced:
@@ -110,6 +171,8 @@ class SimI2C:
         self.stats.transactions += 1
         for d in acked:
             d.stats.transactions += 1
+            if self.sticky >= 0 and d not in self.devices.values():
+                self._sticky_grab()       # (its transfer goes through; the next fails)
         return acked
 
     def deliver(self, addr, devs, buf):
@@ -161,3 +224,39 @@ class SimI2C:
         buf = bytearray(n)
         self.readfrom_into(addr, buf, stop)
         return bytes(buf)
+
+
+class WirePin:
+    """SDA or SCL of a SimI2C as a GPIO (machine.Pin-like, open drain): what the bus clear
+    drives when it takes the pins from the I2C block."""
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+
+    def __init__(self, bus, line):
+        self.bus = bus
+        self.line = line             # "sda" or "scl"
+
+    def init(self, *a, **k):
+        pass
+
+    def value(self, v=None):
+        if v is None:
+            return self.bus.sda() if self.line == "sda" else self.bus.scl()
+        self.bus.drive(self.line, 1 if v else 0)
+        return None
+
+
+def bus_clear(bus, sda, scl):
+    """firmware/hardware/bus_recovery.py's BusClear on `bus`'s wires (pins numbered sda, scl); None
+    for a bus without wires (boards/simdev/remote.py's)."""
+    if not hasattr(bus, "drive"):
+        return None
+    from hardware.bus_recovery import BusClear
+    pins = {sda: WirePin(bus, "sda"), scl: WirePin(bus, "scl")}
+    return BusClear(pins.get, sda, scl, bus.sda, _no_pins)
+
+
+def _no_pins():
+    pass                         # the model's I2C block has no pins to give back

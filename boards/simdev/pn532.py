@@ -68,6 +68,7 @@ TIMINGS = {
     "write": 8000,              # InDataExchange WRITE (6-10 ms, est)
     "release": 1500,            # InRelease (est)
     "wake": 2000,               # clock stretching while waking from PowerDown (obs/est)
+    "boot": 2000,               # RSTPDN high -> the chip answers its address again (est)
 }
 
 
@@ -100,6 +101,24 @@ class IrqPin:
         pass
 
 
+class ResetPin:
+    """The RSTPDN line (machine.Pin-like output) wired to the chip."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.level = 1
+
+    def init(self, *a, **k):
+        pass
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        self.level = 1 if v else 0
+        self.chip.rstpdn(self.level)
+        return None
+
+
 class PN532:
     def __init__(self, strict=True, seed=1, **timings):
         self.t = dict(TIMINGS)
@@ -130,6 +149,10 @@ class PN532:
         self.corrupt_next = 0      # corrupt the DCS of the next n response frames
         self.leave_after = None    # (tag, n): tag leaves the field after n more exchanges
         self.silent = False        # stops answering (NACKs everything)
+        self.wedged = False        # wedge(): silent until RSTPDN pulses
+        self.wedged_ns = -1        # when the last wedge began; listening_ns: the first
+        self.listening_ns = 0      # InListPassiveTarget after the reset that ended it
+        self.resets = 0            # RSTPDN rising edges
         self.errors = []           # protocol errors seen (also raised in strict mode)
         # the field's edge (field_edge()): READs of a tag in the field that fail, seeded
         self.edge_rate = 0.0
@@ -244,19 +267,38 @@ class PN532:
     def rstpdn(self, level):
         """The RSTPDN pin (GP7 on the Pico): low holds the chip in reset (it answers
         nothing); rising, it starts again from its power-on state. Tags stay in the field."""
-        self.silent = not level
+        if self.wedged and not level:
+            self.wedged = False          # held in reset: the firmware's hang is gone
+        self.silent = not level or self.wedged
         if level:
+            self.resets += 1
+            if self.bus is not None:
+                self.nack_until = self.now() + self.t["boot"] * 1000
             self.queue = []
             self.targets = {}
             self.waiting = None
             self.last_response = None
-            self.nack_until = 0
+            if self.bus is None:
+                self.nack_until = 0
             self.retries = 0xFF
             self.sam_mode = 0
             self.powered_down = False
             self.rf_on = True
             for tag in self.field:
                 tag.state = ntag213.IDLE
+
+    def reset_line(self):
+        """The RSTPDN line wired to the chip, as the driver takes it (digitalio)."""
+        from digitalio import DigitalInOut
+        return DigitalInOut(ResetPin(self))
+
+    def wedge(self):
+        """Fault injector: the chip's firmware hangs (seen on tables: a glitch on its
+        supply): it NACKs its address until RSTPDN pulses low."""
+        self.wedged = True
+        self.silent = True
+        self.wedged_ns = self.now() if self.bus is not None else 0
+        self.listening_ns = 0
 
     def write(self, bus, data):
         if len(data) == 0:
@@ -416,6 +458,8 @@ class PN532:
                                % brty)
         if len(p) != 2:
             return self._fault("InListPassiveTarget: InitiatorData not expected for type A")
+        if self.wedged_ns >= 0 and not self.listening_ns:
+            self.listening_ns = self.now()      # listening again after a wedge
         # targets listed before and never released stay ACTIVE and ignore the wake-up
         for tg in list(self.targets):
             del self.targets[tg]

@@ -28,7 +28,33 @@ class SSD1306:
         self.ram = bytearray((k * 73 + (k >> 7) * 29 + 5) & 0xFF for k in range(128 * 8))
         self.violations = []
         self.alive = True            # fault injector: False = stops answering (NACK)
+        # power_cut(): the RAM bytes written since (all of them and the settings back: the
+        # panel is right again, at right_ns)
+        self.lost = False
+        self.lost_ns = self.right_ns = 0
+        self._fresh = bytearray(128 * 8)
+        self._unwritten = 0
+        self.bus = None
         self.reset()
+
+    def power_cut(self, now_ns=0):
+        """Fault injector: the panel's supply dropped and came back. Its RAM is noise again
+        and every setting is the power-on one (display off, charge pump off, page
+        addressing), yet it ACKs as before: no write fails."""
+        for k in range(len(self.ram)):
+            self.ram[k] = (k * 151 + 17) & 0xFF
+        self.reset()
+        self.lost = True
+        self.lost_ns = now_ns
+        self.right_ns = 0
+        self._fresh[:] = bytes(len(self._fresh))
+        self._unwritten = len(self._fresh)
+
+    def _check_right(self):
+        if self.lost and not self._unwritten and self.on and self.charge_pump and \
+                self.mode != PAGE:
+            self.lost = False
+            self.right_ns = self.bus.clock.ns if self.bus is not None else 0
 
     def reset(self):
         self.mode = PAGE
@@ -71,6 +97,7 @@ class SSD1306:
         return i < n and bool(data[i] & 0x40)
 
     def ack(self, bus):
+        self.bus = bus
         return self.alive
 
     def read(self, bus, buf, n):
@@ -112,7 +139,13 @@ class SSD1306:
 
     def _data(self, b):
         self.data_bytes += 1
-        self.ram[self.page * 128 + self.col] = b
+        k = self.page * 128 + self.col
+        self.ram[k] = b
+        if self.lost:
+            if not self._fresh[k]:
+                self._fresh[k] = 1
+                self._unwritten -= 1
+            self._check_right()
         m = self.mode
         if m == PAGE:
             self.col = (self.col + 1) & 127
@@ -158,6 +191,8 @@ class SSD1306:
         elif b in SINGLE:
             if b in (0xAE, 0xAF):
                 self.on = b == 0xAF
+                if self.lost:
+                    self._check_right()
             elif b in (0xA6, 0xA7):
                 self.inverse = b == 0xA7
             elif b in (0xA4, 0xA5):

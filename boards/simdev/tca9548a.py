@@ -8,6 +8,14 @@ class TCA9548A:
         self.channels = [{} for _ in range(8)]
         self.stats = Stats()
         self.selects = 0           # control-register writes that changed the mask
+        self.browned_ns = -1       # brown_out(): when (-1: none since the last set again)
+        self.set_again_ns = 0
+
+    def brown_out(self, now_ns=0):
+        """Fault injector: the switch's supply dipped; it comes back with every channel
+        off (its power-on state), the displays behind it cut off the bus."""
+        self.mask = 0
+        self.browned_ns = now_ns
 
     def add_device(self, channel, address, model):
         if not 0 <= channel < 8:
@@ -34,6 +42,9 @@ class TCA9548A:
             if b != self.mask:
                 self.selects += 1
             self.mask = b
+        if self.browned_ns >= 0 and self.mask:
+            self.browned_ns = -1
+            self.set_again_ns = bus.clock.ns
 
     def read(self, bus, buf, n):
         for i in range(n):

@@ -191,6 +191,24 @@ class SeatDisplays:
         self._hl[i] = _NO_HIGHLIGHT
         return True
 
+    def refresh(self, i):
+        """Display i gets its settings again now but "display off" (a panel that lost its
+        power keeps none, and cannot be asked; a lit one stays lit), the next show() every
+        page, then "display on"."""
+        dev = self._devs[i]
+        try:
+            with dev:
+                dev.i2c.writevto(dev.device_address, (_ON[:1], memoryview(self._init_cmds)[2:]))
+        except OSError:
+            self.ok[i] = 0
+        self._dark[i] = 1
+        self._mark(i, _UNKNOWN)
+
+    def disable(self, i):
+        """Display i is never tried again (its segment is switched off): no device."""
+        self._devs[i] = None
+        self.ok[i] = 0
+
     def redraw(self, i):
         """Forget what display i shows: the next show() sends every page."""
         self._mark(i, _UNKNOWN)
@@ -232,7 +250,7 @@ class SeatDisplays:
         number of pages sent (0: nothing changed), -1 if the display does not answer, or
         _INTERRUPTED when stop() (asked before the next page once one was drawn) said that
         other work goes first: the pages not sent yet go out with the next show()."""
-        if not self.ok[i] and not self._init(i):
+        if not self.ok[i] and (self._devs[i] is None or not self._init(i)):
             return -1
         dev = self._devs[i]
         cols = self.cols

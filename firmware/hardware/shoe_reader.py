@@ -150,6 +150,7 @@ class ShoeReader:
         self.cards = 0
         self.anomalies = 0
         self._cfg = retries_params(passive_retries)
+        self.doctor = None                       # faults.Faults: resets a silent chip
         if not self.link.configure(self._cfg):
             raise RuntimeError("PN532 did not accept RFConfiguration")
 
@@ -234,8 +235,15 @@ class ShoeReader:
     def _failed(self):
         # a command got no ACK, a response was garbled or never came: redo the step
         self.retries = drvtime.count_up(self.retries)
+        doc = self.doctor
+        if doc is not None:
+            doc.reader_failed()
         if self.link.failed():
-            self._anomaly(READER_SILENT, "the PN532 does not answer")
+            if doc is None:
+                self._anomaly(READER_SILENT, "the PN532 does not answer")
+            else:
+                doc.reader_silent(self)
+                return
         self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
 
     def _looked(self):

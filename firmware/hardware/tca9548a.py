@@ -22,6 +22,12 @@ class TCA9548A:
             self.i2c.writeto(self.address, self._buf)   # OSError propagates; mask unknown
             self.mask = mask
 
+    def check(self):
+        """Read the channel register back: True when it holds the mask last written (a
+        switch that browned out comes back with every channel off). OSError propagates."""
+        self.i2c.readfrom_into(self.address, self._buf)
+        return self._buf[0] == self.mask
+
     def select(self, channel):
         self.select_mask(1 << channel)
 

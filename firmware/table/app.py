@@ -30,6 +30,7 @@ from hardware.buttons import CHORD, Buttons
 from game.cards import card_name
 from .console import Console
 from .controls import Controls
+from hardware.faults import watch as watch_faults
 from .housekeeping import Housekeeping, collect, heap_line
 from .narrator import Narrator
 from .screens import BANKER_DISPLAY, Screens
@@ -141,6 +142,7 @@ class Table:
                 self.say("! uid map %s: %s" % (st.uid_map, x))
         self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                     timeout_ms=st.timeout_ms)
+        watch_faults(self)               # the reader, the bus, the switch, the displays
         if st.sound and hasattr(b, "make_buzzer"):
             self.buzzer = b.make_buzzer()
         levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None

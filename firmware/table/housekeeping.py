@@ -53,6 +53,7 @@ class Housekeeping:
         self.active_at = 0               # ticks_ms when the loop last had something to do
         self.min_free = -1
         self.max_alloc = 0               # heap in use after a collection, at its highest
+        self.faults = None               # faults.Faults: looked at when the table is quiet
         self._threshold(_BOOT_GC_EVERY)
 
     def start(self):
@@ -68,7 +69,10 @@ class Housekeeping:
         self.active_at = now
 
     def idle(self):
-        """Nothing else to do in this pass: a collection, or the heap figures."""
+        """Nothing else to do in this pass: the faults a look, a collection, or the heap
+        figures."""
+        if self.faults is not None:
+            self.faults.quiet(drvtime.ticks_ms())
         # the heap figures once a deal, when the table waits for a player
         figures = self.heap_due and (self._players_turn() or self._quiet())
         if not (self.collect or figures):

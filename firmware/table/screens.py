@@ -18,6 +18,7 @@ class Screens:
     def __init__(self, table):
         self.t = table
         self.disp = None                 # seat_displays.SeatDisplays (board.make_displays)
+        self.faults = None               # faults.Faults, once the table watches them
         self.pages = 8                   # 8-pixel text lines per display (4: 128x32 panels)
         self.buf = [""] * 8
         self.hashes = array("i", [0] * 9)   # what each display shows (0: unknown)
@@ -152,6 +153,8 @@ class Screens:
             return True
         if r < 0:
             self.hashes[i] = 0           # try again when it answers
+            if self.faults is not None:
+                self.faults.display_failed(i)    # the bus or the switch may be the cause
         elif not h:
             self.hashes[i] = self._hash(hl)
         self._let_go()

@@ -36,6 +36,7 @@ BENCH = {
                                                    "--trials", "40"],
     "tools/dealer.py --sessions 100": "host_tests/controller/test_dealer_soak.py",
     "tools/dealer.py --pico --sessions 3": "host_tests/pico/test_vpico_deck.py",
+    "tools/fault_campaign.py --sessions 200": "host_tests/controller/test_faults.py",
     "tools/bench_pico.py": "host_tests/pico/test_pico_goals.py",
     "tools/bench_pico.py --only frozen --flash-times max": "host_tests/pico/test_pico_flash_max.py",
     "tools/bench_torn.py": "host_tests/pico/test_vpico_torn.py",

@@ -53,6 +53,7 @@ BAD = {
     "bench_hw.py": [["--freq", "0"], ["--freq"]],
     "card_timeline.py": [["--seats", "9"], ["--events", "0"], ["--seed", "x"]],
     "dealer.py": [["--sessions", "0"], ["--rate", "2"], ["--rate", "x"], ["--seats", "9"]],
+    "fault_campaign.py": [["--sessions", "0"], ["--faults", "x"], ["--seats", "9"]],
     "deploy.py": [["--listing", "x.txt"], ["--port"], ["--port", "/dev/ttyNOPE"],
                   ["--dry-run", "--listing", sys.executable],        # a binary file
                   ["--dry-run", "--listing", "no/such/listing.txt"]],

@@ -71,6 +71,7 @@ def _board_pin(name):
 
 BUZZER_PIN = _board_pin("BUZZER")
 PN532_RESET_PIN = 7
+SDA_PIN = _board_pin("SDA")
 
 
 class VpicoError(Exception):
@@ -351,6 +352,11 @@ class Pico:
                 self.flash_ops.append(rec)
                 if self.on_flash:
                     self.on_flash(*rec)
+            elif op == b"b":
+                _, pin, level, ns = line.split()
+                self._follow(int(ns))
+                w.bus.drive("sda" if int(pin) == SDA_PIN else "scl", int(level))
+                self._reply("%d" % w.bus.sda())
             elif op == b"g":
                 _, pin, level, ns = line.split()
                 if int(pin) == PN532_RESET_PIN:
@@ -465,6 +471,11 @@ class Pico:
                 self._attempt_check = at
                 self.at(at / 1e9, self._send_irq)
         return "%d %d" % (level, fall)
+
+    def sda_follows(self):
+        """The SDA pin's input after the bus model changed it (a fault struck between two
+        run slices): what the firmware reads."""
+        self._send("pin %d %d" % (SDA_PIN, self.world.bus.sda()))
 
     def _send_irq(self):
         # while the emulator waits for the answer to a bus phase, that answer carries the

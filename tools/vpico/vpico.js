@@ -28,6 +28,7 @@
 //   power went at NS, the flash file is as it was then, and this process ends; KIND e|p|-
 //   the operation torn, DONE bytes of its COUNT finished)
 //   and requests answered at once, while the CPU waits:
+//   b PIN LEVEL NS -> "SDA" (the firmware drives an I2C wire as a GPIO: SDA's level now) |
 //   a ADDR MODE NS -> "n EXTRA IRQ FALL" or "k EXTRA SYNC IRQ FALL [HEX]" (address phase;
 //     HEX previews a read's bytes) | x ADDR NS N -> HEX (a longer read preview) |
 //   w ADDR NS HEX / r ADDR NS COUNT (the transaction at its STOP) -> "IRQ FALL" when the
@@ -49,6 +50,8 @@ const FLASH_TIMES = {
 const CYCLE_NS = 1e9 / 125e6;
 const PN532_IRQ_PIN = 6;
 const PN532_RESET_PIN = 7;
+const SDA_PIN = 4;                // I2C0 (boards/pico.py SDA, SCL)
+const SCL_PIN = 5;
 
 // --- the XIP cache (RP2040 datasheet 2.6.3): 16 KB, 2-way set associative, 8-byte lines,
 // in front of the QSPI flash at 0x10000000 (aliases: +0x1000000 no allocation on a miss,
@@ -459,6 +462,23 @@ function setIrq(level, fall) {
 }
 for (let p = 10; p <= 17; p++) mcu.gpio[p].setInputValue(true);   // buttons released
 mcu.gpio[PN532_IRQ_PIN].setInputValue(true);
+// --- the I2C wires as GPIOs (the bus clear): SDA and SCL idle high (the pull-ups); while
+// the firmware drives them itself (SIO, open drain: low, or let go = high), each change is
+// asked of the host, whose bus model answers with SDA's level (a target may hold it low),
+// set on the pin at once. The host sets SDA low itself when a target grabs it (pin 4 0).
+mcu.gpio[SDA_PIN].setInputValue(true);
+mcu.gpio[SCL_PIN].setInputValue(true);
+for (const p of [SDA_PIN, SCL_PIN]) {
+  let last = 1;
+  mcu.gpio[p].addListener((state) => {
+    const v = state === GPIOPinState.Low ? 0 : 1;
+    if (v === last) return;
+    last = v;
+    const sda = parseInt(ask('b ' + p + ' ' + v + ' ' + Math.round(mcu.clock.nanos)), 10);
+    mcu.gpio[SDA_PIN].setInputValue(sda !== 0);
+    mcu.gpio[SCL_PIN].setInputValue(p === SCL_PIN ? v !== 0 : mcu.gpio[SCL_PIN].rawInputValue);
+  });
+}
 let resetLevel = -1;
 mcu.gpio[PN532_RESET_PIN].addListener((state) => {
   const v = state === GPIOPinState.High ? 1 : state === GPIOPinState.Low ? 0 : -1;
@@ -494,6 +514,24 @@ if (args.buzzer !== undefined) {
 // the whole transaction goes to the host at its STOP. Bus time: 9 SCL periods a byte plus
 // one each for start and stop, at the rate the firmware programmed.
 const i2c = mcu.i2c[0];
+// RP2040 datasheet 4.3.11.2 (DW_apb_i2c): after a transmit abort (a NACKed address) the TX
+// FIFO is flushed, so empty (TX_EMPTY: the pico-sdk waits for it, then reads the abort), and
+// stays flushed until TX_ABRT is cleared. rp2040js raised no TX_EMPTY (each NACKed write
+// then took the SDK's whole timeout) and kept a byte written meanwhile, which went out
+// first in the next transfer (a stray 00 before a frame)
+const IC_DATA_CMD = 0x10;
+const R_TX_ABRT = 1 << 6;
+const R_TX_EMPTY = 1 << 4;
+const i2cAbort = i2c.abort.bind(i2c);
+i2c.abort = (reason) => {
+  i2cAbort(reason);
+  i2c.setInterrupts(R_TX_EMPTY);
+};
+const i2cWrite = i2c.writeUint32.bind(i2c);
+i2c.writeUint32 = (offset, value) => {
+  if (offset === IC_DATA_CMD && (i2c.intRaw & R_TX_ABRT)) return;
+  i2cWrite(offset, value);
+};
 function sclPeriodNs() {
   const hl = i2c.sclHighPeriod + i2c.sclLowPeriod;
   return (hl * 1e9) / mcu.clkSys;

@@ -1,0 +1,249 @@
+# Field faults, found and recovered without a press (docs/CONTROLLER.md "Faults"): each is
+# reported once, as one "! fault <part> <what>" line and on the banker's display, and
+# reported again only after it was recovered and came back.
+#   reader silent     the PN532 reset through RSTPDN and configured again (ShoeReader)
+#   bus stuck         SDA held low: the bus cleared (bus_recovery.py), the switch set again
+#   display N holds   a segment that keeps holding the bus: its channel switched off at
+#                     the switch, its display(s) marked failed for good
+#   switch reset      its channel register read back wrong: set again
+# A display that lost its power ACKs as before and nothing can be read back from it, so
+# at quiet moments one display in use at a time gets its settings and whole picture again
+# (refresh()): a repowered panel is right again within a round of them.
+from micropython import const
+
+from . import drvtime
+
+_READER = const(1)
+_BUS = const(2)
+_SWITCH = const(4)
+_CHECK_MS = const(100)       # the bus's SDA and the switch's register looked at, when quiet
+_REFRESH_MS = const(150)     # one display in use given its settings and picture, when quiet
+_QUIET_MS = const(300)       # quiet: nothing happened for so long (a player deciding, the
+#                              cards gathered between deals), so no card is on its way
+_HOLDS = const(3)            # bus clears with one channel on: that segment holds the bus
+_SAMCONFIG = const(0x14)     # PN532 SAMConfiguration (docs/DEVICES.md)
+_RESET_HOLD_US = const(1000)  # RSTPDN held low (the chip needs far less)
+_BOOT_US = const(3000)       # RSTPDN high -> asked whether it answers, this often
+_BOOT_TRIES = const(20)
+_RFCONFIG = const(0x32)      # RFConfiguration
+_HOSTTOPN532 = const(0xD4)
+_PN532TOHOST = const(0xD5)
+_LOOK_US = const(500)        # the IRQ pin looked at this often while a command runs
+_WAIT_LOOKS = const(100)     # so many looks at most (50 ms)
+_IDLE = const(0)             # shoe_reader's step: a listing goes out next
+_PH_IDLE = const(2)          # engine.PH_IDLE: between deals
+_BANKER = const(8)           # screens._BANKER
+
+
+class Faults:
+    def __init__(self, table, bus=None, mux=None, slots=None):
+        self.t = table
+        self.bus = bus                   # bus_recovery.BusClear (board.make_bus_clear)
+        self.mux = mux                   # tca9548a.TCA9548A
+        self.slots = slots               # display i -> (switch channel, address)
+        self.active = 0                  # the faults reported and not recovered yet
+        self.counts = [0, 0, 0, 0]       # since boot: reader, bus, switch, display
+        self.holds = bytearray(8)        # bus clears while a channel was on
+        self.cut_off = 0                 # channels switched off for good
+        self.checked = 0                 # ticks_ms of the last quiet check
+        self.refreshed = 0               # ticks_ms of the last refresh
+        self.next_display = 0            # the display the next refresh is for
+        self.swept = -1                  # the deal after whose end every display was
+        #                                  drawn whole (_sweep)
+
+    def _report(self, bit, text):
+        if not self.active & bit:
+            self.active |= bit
+            self.t.refuse("fault " + text)
+
+    # --- the reader
+    def reader_failed(self):
+        """A reader round trip failed: a stuck bus is the first suspect (every transfer
+        fails then, the reader's first)."""
+        if self.bus is not None and self.bus.stuck():
+            self.clear_bus()
+
+    def reader_silent(self, reader):
+        """The PN532 has not answered for a while: reset and set up again."""
+        self.counts[0] += 1
+        self._report(_READER, "reader silent: reset")
+        restart_reader(reader)
+
+
+    # --- the bus
+    def clear_bus(self):
+        self.counts[1] += 1
+        mux = self.mux
+        on = mux.mask if mux is not None and mux.mask > 0 else 0
+        self._report(_BUS, "bus stuck: cleared")
+        free = self.bus.clear()
+        if mux is None:
+            return
+        mux.mask = -1                    # a transfer cut off: the switch is set again
+        for ch in range(8):
+            if on >> ch & 1 and not self.cut_off >> ch & 1:
+                self.holds[ch] += 1
+                if self.holds[ch] >= _HOLDS or not free:
+                    self._cut_off(ch, free)
+        self.active &= ~_BUS
+
+    def _cut_off(self, ch, free):
+        """Channel ch's segment keeps holding the bus: it is switched off for good."""
+        self.cut_off |= 1 << ch
+        disp = self.t.screens.disp
+        for i in range(len(self.slots)):
+            if self.slots[i][0] == ch and disp is not None and i < disp.n:
+                disp.disable(i)
+                self.counts[3] += 1
+                self.t.refuse("fault display %d holds the bus: switched off"
+                              % (_BANKER + 1 if i == _BANKER else i + 1))
+        if not free:
+            self.bus.clear()             # let go now that its channel will not come back
+        try:
+            self.mux.select_mask(0)
+        except OSError:
+            pass
+
+    # --- the switch and the displays
+    def display_failed(self, i):
+        """Display i did not answer: the bus, then the switch, are looked at."""
+        if self.bus is not None and self.bus.stuck():
+            self.clear_bus()
+        else:
+            self.check_switch()
+
+    def check_switch(self):
+        mux = self.mux
+        if mux is None or mux.mask < 0:
+            return
+        try:
+            same = mux.check()
+        except OSError:
+            return
+        if same:
+            self.active &= ~_SWITCH
+            return
+        self.counts[2] += 1
+        self._report(_SWITCH, "switch reset: set again")
+        mux.mask = -1                    # written again by the next display's transfer
+        self.active &= ~_SWITCH
+
+    def quiet(self, now):
+        """Nothing else to do in this pass (no card, no press, no display to draw)."""
+        rd = self.t.reader
+        if self.active & _READER and rd is not None and not rd.link.silent:
+            self.active &= ~_READER      # answering again: a new silence is reported
+        if self.bus is not None and self.bus.stuck():    # (one register read on a Pico)
+            self.clear_bus()
+            return
+        if drvtime.ticks_diff(now, self.checked) >= _CHECK_MS:
+            self.checked = now
+            self.check_switch()
+            return
+        if drvtime.ticks_diff(now, self.t.house.active_at) < _QUIET_MS:
+            return                       # a card or a press may follow at once: no redraw
+        e = self.t.session.e
+        if e is not None and self._sweep(e):
+            self.refreshed = now
+        elif drvtime.ticks_diff(now, self.refreshed) >= _REFRESH_MS:
+            self.refreshed = now
+            self.refresh()
+
+    def refresh(self):
+        """The next display in use gets its settings and its whole picture again."""
+        sc = self.t.screens
+        e = self.t.session.e
+        if sc.disp is None or e is None:
+            return
+        seats = min(e.seats, _BANKER)
+        for _ in range(_BANKER + 1):
+            i = self.next_display
+            self.next_display = 0 if i >= _BANKER else i + 1
+            if (i < seats or i == _BANKER) and self._refresh(i):
+                return
+
+    def _refresh(self, i):
+        sc = self.t.screens
+        disp = sc.disp
+        if i >= disp.n or not disp.ok[i]:
+            return False
+        disp.refresh(i)
+        sc.hashes[i] = 0
+        sc.mark(i)
+        return True
+
+    def _sweep(self, e):
+        """Between deals every display in use is drawn whole once, with its settings:
+        one that lost its power during the deal is right again before the next begins.
+        True if it was due."""
+        if e.phase != _PH_IDLE or e.deals == self.swept:
+            return False
+        self.swept = e.deals
+        for i in range(min(e.seats, _BANKER)):
+            self._refresh(i)
+        self._refresh(_BANKER)
+        return True
+
+
+def restart_reader(reader):
+    """The PN532 reset through RSTPDN (the driver's reset pin) and set up as at boot:
+    SAMConfiguration, then the reader's RFConfiguration. Blocks a few ms (its waits are
+    the IRQ pin's, not the driver's 10 ms looks). The listing starts again and lists the
+    cards in the field again: one being read is read again, one reported stays reported
+    (the reader's slots are kept). False without a reset pin, or when the chip still does
+    not answer (then it is not reset again until it answers)."""
+    link = reader.link
+    pn = reader.pn
+    pin = getattr(pn, "_reset_pin", None)
+    link.command = 0
+    reader._step = _IDLE
+    reader._polled = -1              # blocked in the reset: not a gap in the watch
+    if pin is None:
+        return False
+    pin.value = False
+    drvtime.sleep(_RESET_HOLD_US / 1000000)
+    pin.value = True
+    for _ in range(_BOOT_TRIES):
+        drvtime.sleep(_BOOT_US / 1000000)
+        try:
+            # SAMConfiguration: normal mode, 1 s virtual-card timeout, the IRQ pin used
+            if _call(pn, reader.irq, _SAMCONFIG, b"\x01\x14\x01") and \
+                    _call(pn, reader.irq, _RFCONFIG, reader._cfg):
+                link.reset()             # answering again
+                return True
+        except (OSError, RuntimeError):
+            pass
+    return False
+
+
+def _call(pn, irq, cmd, params):
+    """One command to the PN532 through the driver's framing, its ACK (00 00 FF 00 FF 00)
+    and its answer, each waited for on the IRQ pin: True when it answered it."""
+    if irq is None:                  # no IRQ pin: the driver's own waits
+        return pn.call_function(cmd, params=params, timeout=0.05) is not None
+    pn._write_frame(bytes((_HOSTTOPN532, cmd)) + params)
+    acked = False
+    for _ in range(2 * _WAIT_LOOKS):
+        if irq.value() == 0:
+            if acked:
+                r = pn._read_frame(2)
+                return r[0] == _PN532TOHOST and r[1] == cmd + 1
+            if pn._read_data(6) != b"\x00\x00\xff\x00\xff\x00":
+                return False
+            acked = True
+        else:
+            drvtime.sleep(_LOOK_US / 1000000)
+    return False
+
+
+def watch(table):
+    """The field faults watched from now on (the table's boot, once its reader is made):
+    by the reader, the displays' redraws and the quiet moments (housekeeping.py)."""
+    b = table.board
+    f = Faults(table, b.make_bus_clear() if hasattr(b, "make_bus_clear") else None,
+               b.make_mux() if hasattr(b, "make_mux") else None, getattr(b, "SLOTS", None))
+    table.screens.faults = f
+    table.house.faults = f
+    if hasattr(table.reader, "doctor"):
+        table.reader.doctor = f
+    return f
