@@ -61,14 +61,17 @@ def heap_total(lines):
 # issue 41 moved the heap's to 48 KB: the firmware's packages are paid from it
 GOALS = {
     "heap": 48 * 1024,
-    "w_heap": 64 * 1024, "w_block": 64 * 1024,
+    "w_heap": 72 * 1024, "w_block": 64 * 1024,
     "w_history": 4 * 1024,     # one kept session's standings answer under way (issue 44)
-    "block": 128 * 1024,
+    "block": 96 * 1024,
     "boot": 500.0,
     "card_avg": 30.0, "card_p95": 50.0, "card_max": 80.0,
     "button_max": 50.0, "reader_gap": 40,
     "engine_us": 1000.0, "engine_alloc": 0,
 }
+# A figure met by a hair freezes the code around it (any edit moves the frozen code in
+# flash): each row says the room its goal leaves, to be kept at ROOM or more.
+ROOM = 0.10
 
 
 class BenchError(R.RunnerError):
@@ -661,6 +664,13 @@ def _kb(n):
     return "%.1f KB" % (n / 1024)
 
 
+def room(value, goal, most=True):
+    """'room N%': how far the figure is inside its goal (a most: under it; a least: over
+    it), flagged when under ROOM."""
+    left = (goal - value) / goal if most else (value - goal) / goal
+    return "room %.0f%%%s" % (100 * left, "" if left >= ROOM else " (under %.0f%%)" % (100 * ROOM))
+
+
 def _by(value, goal, unit, fmt="%.1f"):
     """'by X' for a missed goal."""
     return ("by " + fmt + " %s") % (abs(value - goal), unit)
@@ -674,21 +684,23 @@ def pico_rows(r, a, goals=True):
     def judged(met):
         return met if goals else None
     ok &= row("heap in use at its highest, %d-seat %d-deal session" % (a.seats, r["deals"]),
-              _kb(r["heap_peak"]), "<= 40 KB" if goals else "(not a goal)",
+              _kb(r["heap_peak"]), "<= %s" % _kb(g["heap"]) if goals else "(not a goal)",
               judged(r["heap_peak"] <= g["heap"]),
+              (room(r["heap_peak"], g["heap"]) + "; " if goals else "") +
               ("" if r["heap_peak"] <= g["heap"] or not goals else
-               _by(r["heap_peak"] / 1024, 40, "KB") + "; ") +
+               _by(r["heap_peak"] / 1024, g["heap"] / 1024, "KB") + "; ") +
               "%s bytes; lowest free seen %s of %s" % (format(r["heap_peak"], ","),
                                                        _kb(r["lowest_free"]),
                                               _kb(r.get("heap_total", HEAP_TOTAL))))
     ok &= row("largest free block after %d sessions + tag mode" % a.sessions,
-              _kb(r["block"]), ">= 128 KB" if goals else "(not a goal)",
+              _kb(r["block"]), ">= %s" % _kb(g["block"]) if goals else "(not a goal)",
               judged(r["block"] >= g["block"]),
-              "" if r["block"] >= g["block"] or not goals else
-              _by(r["block"] / 1024, 128, "KB"))
+              "" if not goals else room(r["block"], g["block"], most=False) if
+              r["block"] >= g["block"] else _by(r["block"] / 1024, g["block"] / 1024, "KB"))
     ok &= row("power on -> every display drawn (%d events)" % r["boot_events"],
-              "%.0f ms" % r["boot_ms"], "<= 500 ms" if goals else "(not a goal)",
+              "%.0f ms" % r["boot_ms"], "<= %.0f ms" % g["boot"] if goals else "(not a goal)",
               judged(r["boot_ms"] <= g["boot"]),
+              (room(r["boot_ms"], g["boot"]) + "; " if goals else "") +
               ("" if r["boot_ms"] <= g["boot"] or not goals else
                _by(r["boot_ms"], g["boot"], "ms", "%.0f") + "; ") +
               "from the snapshot; the journal alone: %.0f ms" % r["boot_alone_ms"])
@@ -697,26 +709,35 @@ def pico_rows(r, a, goals=True):
     worst = max((cav / g["card_avg"], cav, g["card_avg"]), (c95 / g["card_p95"], c95, g["card_p95"]),
                 (cmx / g["card_max"], cmx, g["card_max"]))
     ok &= row("tag in the field -> its seat's display (%d cards)" % len(c),
-              "%.1f / %.1f / %.1f ms" % (cav, c95, cmx), "30 / 50 / 80 ms",
-              judged(worst[0] <= 1), "" if worst[0] <= 1 or not goals else
+              "%.1f / %.1f / %.1f ms" % (cav, c95, cmx),
+              "%.0f / %.0f / %.0f ms" % (g["card_avg"], g["card_p95"], g["card_max"]),
+              judged(worst[0] <= 1), "" if not goals else
+              "room %s" % " / ".join(room(v, gl)[5:] for v, gl in (
+                  (cav, g["card_avg"]), (c95, g["card_p95"]), (cmx, g["card_max"])))
+              if worst[0] <= 1 else
               "by %.1f ms at worst (avg / p95 / max each over its goal)" % (worst[1] - worst[2]))
     b = r["buttons"]
     ok &= row("button released -> its display updated (%d presses)" % len(b),
-              "max %.1f ms" % max(b), "max 50 ms", judged(max(b) <= g["button_max"]),
+              "max %.1f ms" % max(b), "max %.0f ms" % g["button_max"],
+              judged(max(b) <= g["button_max"]),
+              (room(max(b), g["button_max"]) + "; " if goals else "") +
               ("" if max(b) <= g["button_max"] or not goals else
                _by(max(b), g["button_max"], "ms") + "; ") +
               "every display a press changed: max %.1f ms" % max(r["buttons_all"]))
     gap = r["poll_gap_ms"]
     ok &= row("longest stretch without a reader poll (cards taken)", "%d ms" % gap,
-              "<= 40 ms",
+              "<= %d ms" % g["reader_gap"],
               judged(0 <= gap <= g["reader_gap"]),
+              room(gap, g["reader_gap"]) if 0 <= gap <= g["reader_gap"] and goals else
               "" if 0 <= gap <= g["reader_gap"] or not goals else
               _by(gap, g["reader_gap"], "ms", "%.0f"))
     ok &= row("Engine.apply of every event (%d events)" % r["engine_events"],
               "avg %.0f, max %.0f us, %d allocs" % (r["engine_avg_us"], r["engine_max_us"],
                                                     r["engine_allocs"]),
-              "<= 1000 us, 0", judged(r["engine_max_us"] <= g["engine_us"]
-                                      and r["engine_allocs"] == 0),
+              "<= %.0f us, 0" % g["engine_us"], judged(r["engine_max_us"] <= g["engine_us"]
+                                                     and r["engine_allocs"] == 0),
+              room(r["engine_max_us"], g["engine_us"]) if
+              r["engine_max_us"] <= g["engine_us"] and goals else
               "" if r["engine_max_us"] <= g["engine_us"] or not goals else
               _by(r["engine_max_us"], g["engine_us"], "us", "%.0f"))
     n, avg, mx, allocs, take = r["seal"]
@@ -741,15 +762,18 @@ def pico_rows(r, a, goals=True):
 
 def w_rows(r):
     ok = row("Pico W, web part serving %d phones: heap in use at its highest"
-             % (1 + max(s for s, _, _ in r["answers"])), _kb(r["heap_peak"]), "<= 64 KB",
+             % (1 + max(s for s, _, _ in r["answers"])), _kb(r["heap_peak"]),
+             "<= %s" % _kb(GOALS["w_heap"]),
              r["heap_peak"] <= GOALS["w_heap"],
+             room(r["heap_peak"], GOALS["w_heap"]) + "; " +
              ("" if r["heap_peak"] <= GOALS["w_heap"] else
-              _by(r["heap_peak"] / 1024, 64, "KB") + "; ") +
+              _by(r["heap_peak"] / 1024, GOALS["w_heap"] / 1024, "KB") + "; ") +
              "%s bytes; lowest free seen %s" % (format(r["heap_peak"], ","),
                                                 _kb(r["lowest_free"])))
-    ok &= row("Pico W: largest free block after the session", _kb(r["block"]), ">= 64 KB",
-              r["block"] >= GOALS["w_block"],
-              "" if r["block"] >= GOALS["w_block"] else _by(r["block"] / 1024, 64, "KB"))
+    ok &= row("Pico W: largest free block after the session", _kb(r["block"]),
+              ">= %s" % _kb(GOALS["w_block"]), r["block"] >= GOALS["w_block"],
+              room(r["block"], GOALS["w_block"], most=False) if r["block"] >= GOALS["w_block"]
+              else _by(r["block"] / 1024, GOALS["w_block"] / 1024, "KB"))
     h = [x for x in r["history"] if x[0].startswith("/api/")]
     print("  last night's standings (/api/history/0001, streamed): %d answers of %s bytes; "
           "alone (on the REPL after the session): the heap one holds at its most %s bytes, "
