@@ -35,6 +35,7 @@ from buttons import CHORD, Buttons
 from cards import card_name
 from console import Console
 from controls import Controls
+from health import HEALTH, NoWatchdog
 from housekeeping import Housekeeping, collect, heap_line
 from narrator import Narrator
 from screens import BANKER_DISPLAY, Screens
@@ -91,6 +92,7 @@ class Table:
         self.controls = Controls(self)
         self.console = Console(self)
         self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
+        self.watchdog = NoWatchdog()     # the board's, started at boot (health.py)
         self.collect_first = False       # a collection before a finished session's keeping
 
     # what the web part and the host's tools read
@@ -104,14 +106,17 @@ class Table:
 
     # ------------------------------------------------------------------ boot
     def boot(self):
+        b = self.board
+        self.watchdog = HEALTH.start(b)  # from here on a hung boot or loop resets the shoe
+        self.session.tick = self.watchdog.feed       # (a long replay)
         st = self.settings = _settings(self.root + "settings.txt")
         sc = self.screens
         sc.pages = st.height // 8
-        b = self.board
         sc.disp = b.make_displays(9, 64 if st.error else st.height)   # big buffers first
         if self.lines_in is None and hasattr(b, "make_serial"):
             self.lines_in = b.make_serial()
         self.say("# pontoon table: boot")
+        self.say("# boot reason: " + HEALTH.cause)      # (board.reset_cause)
         s = self.session
         if s.journal.recover():
             if s.journal.dropped:
@@ -136,19 +141,13 @@ class Table:
         sc.draw_all()
         collect()                        # the replay's garbage out before the reader's code
         self.house.start()
-        uid_map = None
-        if st.uid_map:
-            from uid_map import UidMap
-            try:
-                uid_map = UidMap().load(self.root + st.uid_map)
-            except (OSError, ValueError) as x:
-                self.say("! uid map %s: %s" % (st.uid_map, x))
-        self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
-                                    timeout_ms=st.timeout_ms)
+        import health_report             # the reader made, every part checked and told
+        pins = health_report.power_on(self)
+        del sys.modules["health_report"]     # (its functions: heap, wanted again only if asked)
         if st.sound and hasattr(b, "make_buzzer"):
             self.buzzer = b.make_buzzer()
         levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
-        self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms, st.release_ms, levels)
+        self.btn = Buttons(pins, st.debounce_ms, st.long_ms, st.release_ms, levels)
         if hasattr(b, "make_button_timer"):
             from buttons import SampledButtons
             edges = b.make_button_edges() if hasattr(b, "make_button_edges") else None
@@ -371,6 +370,9 @@ class Table:
         now = drvtime.ticks_ms()
         if not card and self._buttons_and_lines(now):   # (a card's display first: a
             busy = True                                   # press or a line waits a pass)
+        if self.ui.report and (busy or now - HEALTH.report_at > HEALTH.report_ms):
+            self.ui.report = None        # the power-on check's time is up, or the table
+            self.screens.mark(BANKER_DISPLAY)            # is used
         if self.ui.msg and now - self.msg_at > MSG_MS:
             self.ui.msg = ""
             self.screens.all_dirty()
@@ -401,6 +403,7 @@ class Table:
         if bz is not None and bz.on and now >= bz.due:     # tone's end (buzzer.py)
             bz.step()
         self.loops += 1
+        self.watchdog.feed()
         return busy
 
     def _buttons_and_lines(self, now):
@@ -483,3 +486,4 @@ def main(board=None, root=""):
         btn = getattr(table, "btn", None)
         if hasattr(btn, "stop"):
             btn.stop()               # the Pico's button timer would sample on at the REPL
+        table.watchdog.stop()        # the REPL (Ctrl-C, mpremote) is not fed: not reset

@@ -9,6 +9,7 @@ except ImportError:  # CPython
         return x
 
 
+import drvtime
 from buttons import LONG
 from transcript import ParseError, parse_event, strip
 
@@ -16,7 +17,7 @@ _SRC_SERIAL = const(2)  # app.SRC_SERIAL: an event's source
 BUTTON_NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
         "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "
-        "commands: undo, status, new, press BUTTON [long], help, halt, "
+        "commands: undo, status, health, new, press BUTTON [long], help, halt, hang, "
         "tags write|enroll|check|stop")
 
 
@@ -49,6 +50,15 @@ class Console:
             say("ok halted")
         elif w == "status":
             say("ok " + t.narrator.status())
+        elif w == "health":
+            import sys
+            import health_report
+            say("ok " + health_report.line(t))
+            del sys.modules["health_report"]
+        elif w == "hang":
+            say("ok hang: the loop stops; the watchdog resets the shoe, which resumes")
+            while True:                  # the watchdog's check: nothing feeds it now
+                drvtime.sleep(0.01)
         elif w == "press":
             b = button_index(words)
             if b < 0:

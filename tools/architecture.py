@@ -28,7 +28,8 @@ PARTS = (
         "raw_snapshot", "settings", "settings_values")),
     ("Controller: the table's loop", (
         "main", "import_index", "app", "narrator", "console", "controls", "entry", "menu",
-        "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run")),
+        "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run", "health",
+        "health_report")),
     ("Showing it", (
         "screens", "views", "seat_displays", "font5x7", "web", "web_pages")),
     ("Hardware adapters", (

@@ -169,8 +169,11 @@ class CPython(Runner):
     """The firmware (firmware/app.py) on CPython with the simulated board in-process.
     serial_in: the firmware's serial line source (default: lines typed by send())."""
 
-    def __init__(self, flash, driver=None, screens=None, serial_in=None, raw_flash=None):
+    def __init__(self, flash, driver=None, screens=None, serial_in=None, raw_flash=None,
+                 world_kw=None):
         super().__init__(driver, screens)
+        self.world_kw = {"n_displays": 9}        # sim.World's (a bare board: parts left out)
+        self.world_kw.update(world_kw or {})
         self.flash = flash.rstrip("/") + "/"
         self.serial_in = serial_in
         self.raw_flash = raw_flash       # boards/simdev/flash.Flash: the UF2's raw region
@@ -180,7 +183,7 @@ class CPython(Runner):
     def boot(self):
         import app
         from boards.simdev.serial import QueueLines
-        self.world = self.dworld = w = sim.build(n_displays=9)
+        self.world = self.dworld = w = sim.build(**self.world_kw)
         w.raw_flash = self.raw_flash
         kw = {}
         if self.serial_in is None:

@@ -1,0 +1,166 @@
+# The shoe's report on itself (health.py keeps the state): the `health` line, the power-on
+# report, each part's check. Imported when needed and let go again (app.Table), as it is
+# needed at boot and when asked only.
+import sys
+
+import drvtime
+from health import HEALTH, MissingReader
+
+
+def version():
+    """(version, build): the shoe's VERSION (from the UF2's board name) and the
+    MicroPython build it runs on; ("dev", the interpreter) off the shoe's UF2."""
+    machine = getattr(sys.implementation, "_machine", "")
+    v = "dev"
+    if machine.startswith("Pontoon shoe "):
+        v = machine[13:].split(" ", 1)[0]
+    impl = sys.implementation
+    build = "%s %d.%d.%d" % ((impl.name,) + tuple(impl.version[:3]))
+    if impl.name == "micropython":
+        try:
+            import os
+            build = os.uname().version   # "v1.28.0 on 2026-12-06": the build's date
+        except (ImportError, AttributeError):
+            pass
+    return v, build
+
+
+def reader_version(reader):
+    """The PN532's firmware (GetFirmwareVersion) as 'PN532 v1.6', asked before the reader
+    listens; '' if it does not answer."""
+    try:
+        fw = reader.pn.firmware_version  # (IC, Ver, Rev, Support)
+        return "PN532 v%d.%d" % (fw[1], fw[2])
+    except Exception:  # noqa: BLE001 - any failure means no version
+        return ""
+
+
+def switch_state(board):
+    """'ok' if the I2C switch answers a read of its channel register, else 'missing'."""
+    if not hasattr(board, "make_mux"):
+        return "none"
+    try:
+        mux = board.make_mux()
+        buf = bytearray(1)
+        i2c = mux.i2c
+        while not i2c.try_lock():
+            pass
+        try:
+            i2c.readfrom_into(mux.address, buf)
+        finally:
+            i2c.unlock()
+        return "ok"
+    except OSError:
+        return "missing"
+
+
+def buttons_state(pins, names):
+    """'ok', or the buttons held down (a stuck or miswired one reads pressed)."""
+    down = [names[i] for i in range(len(pins)) if not pins[i].value()]
+    return "ok" if not down else " ".join(down) + " held down"
+
+
+def flash_state(root):
+    try:
+        import os
+        st = os.statvfs(root or "/")
+        free = st[0] * st[3] // 1024
+        return "ok %dK free" % free if free < 100000 else "ok"
+    except (OSError, AttributeError, ImportError):
+        return "ok"
+
+
+def display_states(disp, n=9):
+    """[(name, state)] of each display: 'ok' answering, 'missing' not."""
+    out = []
+    for i in range(n):
+        name = "banker display" if i == n - 1 else "display %d" % (i + 1)
+        ok = disp is not None and i < disp.n and disp.ok[i]
+        out.append((name, "ok" if ok else "missing"))
+    return out
+
+
+def parts(table):
+    """[(part, state)]: reader, switch, each display, buttons, flash."""
+    h = HEALTH
+    rd = table.reader
+    reader = h.reader
+    if rd is not None and getattr(rd, "missing", False):
+        reader = "missing"
+    out = [("reader", reader), ("switch", h.switch)]
+    out += display_states(table.screens.disp)
+    out.append(("buttons", h.buttons))
+    out.append(("flash", h.flash))
+    return out
+
+
+def line(table):
+    """The `health` answer: one line naming every part and its state, the boot reason,
+    the firmware's version and build, uptime, faults since boot."""
+    h = HEALTH
+    v, build = version()
+    up = drvtime.ticks_diff(drvtime.ticks_ms(), h.booted) // 1000
+    items = ["%s %s" % p for p in parts(table)]
+    items.append("boot %s" % h.cause)
+    items.append("firmware %s (%s)" % (v, build))
+    items.append("up %d s" % up)
+    items.append("faults %s" % h.fault_text())
+    return "health: " + ", ".join(items)
+
+
+def _seats(states, want):
+    return "".join(str(i + 1) for i in range(8) if (states[i][1] == "ok") == want)
+
+
+def report(table):
+    """The power-on report: eight lines of at most 21 characters (the banker's display)."""
+    h = HEALTH
+    ds = display_states(table.screens.disp)
+    ok = _seats(ds, True)
+    bad = _seats(ds, False)
+    seats = "Seats ok" if not bad else ("Seats %s missing" % bad if ok else "No seat displays")
+    v = version()[0]
+    return ("Shoe check: " + h.cause,
+            ("Reader " + h.reader)[:21],
+            "Switch " + h.switch,
+            seats[:21],
+            "Banker display " + ds[8][1],
+            ("Buttons " + h.buttons)[:21],
+            ("Flash " + h.flash)[:21],
+            "Pontoon " + v)
+
+
+def power_on(t):
+    """At boot (app.Table): the reader made (MissingReader when it does not answer), every
+    part checked, the check said on the serial line and put on the banker's display.
+    Returns the buttons' pins."""
+    b = t.board
+    st = t.settings
+    h = HEALTH
+    uid_map = None
+    if st.uid_map:
+        from uid_map import UidMap
+        try:
+            uid_map = UidMap().load(t.root + st.uid_map)
+        except (OSError, ValueError) as x:
+            t.say("! uid map %s: %s" % (st.uid_map, x))
+    try:
+        t.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
+                                 timeout_ms=st.timeout_ms)
+        h.reader = ("ok " + reader_version(t.reader)).rstrip()
+    except Exception as x:  # noqa: BLE001 - no reader: the table plays on without it
+        t.reader = MissingReader()
+        h.reader = "missing"
+        t.say("! fault reader: missing (%s: %s)" % (type(x).__name__, x))
+    t.watchdog.feed()
+    pins = b.make_buttons()
+    h.switch = switch_state(b)
+    h.buttons = buttons_state(pins, getattr(b, "BUTTONS", ()))
+    h.flash = flash_state(t.root)
+    t.say("# check: " + line(t)[8:])     # (the health line's parts)
+    h.report_ms = getattr(b, "CHECK_MS", h.report_ms)
+    if h.report_ms:
+        t.ui.report = report(t)
+        h.report_at = drvtime.ticks_ms()
+        t.screens.mark(8)                # (the banker's display)
+    return pins
