@@ -28,7 +28,7 @@ PARTS = (
         "raw_snapshot", "settings", "settings_values")),
     ("Controller: the table's loop", (
         "main", "import_index", "app", "narrator", "console", "controls", "entry", "menu",
-        "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run", "health",
+        "bank_sale", "shoot_window", "card_entry", "housekeeping", "tag_run", "health", "selfcheck_mode",
         "health_report")),
     ("Showing it", (
         "screens", "views", "seat_displays", "font5x7", "web", "web_pages")),

@@ -165,3 +165,49 @@ def _ask_vm(r, line, prefix):
     r.send(line)
     assert r.run(until=lambda r: r.saw(prefix, n)), r.lines[n:]
     return [x for x in r.lines[n:] if x.startswith(prefix)][-1]
+
+
+def test_check_the_shoe_from_the_menu(tmp_path):
+    from app_support import Bench
+    b = Bench(str(tmp_path / "flash"), settings=S.settings_text("table", 3, banker=1))
+    b.press("OK", hold=900)                       # the menu
+    for _ in range(20):
+        if any("> Check the shoe" in x for x in b.screen(8)):
+            break
+        b.press("PLUS")
+    assert any("> Check the shoe" in x for x in b.screen(8)), b.screen(8)
+    b.press("OK")
+    assert b.screen(8)[0] == "Check the shoe"
+    assert b.screen(8)[1:4] == ["STICK TWIST BUY", "SPLIT MINUS PLUS", "OK"]
+    for i in range(3):                            # each seat display its number, large
+        s = b.screen(i)
+        assert s[7] == "Seat %d display" % (i + 1)
+        assert sum(x.count("#") for x in s[:7]) > 10
+    b.press("STICK")
+    b.press("BUY")
+    assert b.screen(8)[1] == "STICK+ TWIST BUY+"
+    for name in ("TWIST", "SPLIT", "MINUS", "PLUS", "OK"):
+        b.press(name)
+    assert b.screen(8)[4] == "Buttons all ok"
+    from boards.simdev.deck import Deck
+    tag = Deck(1, seed=1).deal().tag
+    n = len(b.out)
+    b.world.pn532.put(tag)
+    for _ in range(300):
+        b.t.step()
+        b.world.clock.advance_us(1000)
+        if any(x.startswith("# check: card") for x in b.out[n:]):
+            break
+    b.world.pn532.remove(tag)
+    b.settle(40)
+    said = [x for x in b.out[n:] if x.startswith("# check: card")]
+    assert said and not any(x.startswith("* #") for x in b.out[n:]), b.out[n:]
+    ms = int(said[0].split(" read in ")[1].split()[0])
+    assert 0 < ms < 100, said
+    assert b.screen(8)[5].startswith("Card ") and b.screen(8)[5].endswith(" ms")
+    nev = b.t.nev
+    b.press("UNDO")                               # leaves: the table as it was
+    assert b.t.nev == nev
+    assert b.screen(8)[0] != "Check the shoe"
+    assert b.out[-1] != "" and any(x == "# check the shoe: done" for x in b.out)
+    assert all(not any("#" * 4 in x for x in b.screen(i)) for i in range(3))
