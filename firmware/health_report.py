@@ -108,6 +108,11 @@ def line(table):
     return "health: " + ", ".join(items)
 
 
+def page(table):
+    """The Pico W's /health page (web.py): the `health` line, one item a line."""
+    return "Pontoon shoe: health\n" + line(table)[8:].replace(", ", "\n") + "\n"
+
+
 def _seats(states, want):
     return "".join(str(i + 1) for i in range(8) if (states[i][1] == "ok") == want)
 
