@@ -19,7 +19,8 @@ def version():
     if impl.name == "micropython":
         try:
             import os
-            build = os.uname().version   # "v1.28.0 on 2026-12-06": the build's date
+            # "v1.28.0 on 2026-12-06 (GNU 12.2.1 MinSizeRel)": the build's date
+            build = os.uname().version.split(" (")[0]
         except (ImportError, AttributeError):
             pass
     return v, build
