@@ -93,7 +93,7 @@ def make_watchdog(timeout_ms):
     VM-side world (boards/simdev/remote.py), whose clock is the host's."""
     w = _world()
     if not hasattr(w, "violations"):
-        from health import NoWatchdog
+        from health_report import NoWatchdog
         return NoWatchdog()
     from boards.simdev.watchdog import Watchdog
     w.watchdog = Watchdog(w.clock, timeout_ms)

@@ -35,7 +35,7 @@ from buttons import CHORD, Buttons
 from cards import card_name
 from console import Console
 from controls import Controls
-from health import HEALTH, NoWatchdog
+from health import HEALTH
 from housekeeping import Housekeeping, collect, heap_line
 from narrator import Narrator
 from screens import BANKER_DISPLAY, Screens
@@ -92,7 +92,7 @@ class Table:
         self.controls = Controls(self)
         self.console = Console(self)
         self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
-        self.watchdog = NoWatchdog()     # the board's, started at boot (health.py)
+        self.watchdog = None             # the board's, started at boot (health_report.py)
         self.collect_first = False       # a collection before a finished session's keeping
 
     # what the web part and the host's tools read
@@ -107,8 +107,9 @@ class Table:
     # ------------------------------------------------------------------ boot
     def boot(self):
         b = self.board
-        self.watchdog = HEALTH.start(b)  # from here on a hung boot or loop resets the shoe
-        self.session.tick = self.watchdog.feed       # (a long replay)
+        import health_report             # (the check's code: boot only, let go after)
+        self.watchdog = health_report.start(b)   # from here on a hung boot or loop resets
+        self.session.tick = self.watchdog.feed       # the shoe (a long replay too)
         st = self.settings = _settings(self.root + "settings.txt")
         sc = self.screens
         sc.pages = st.height // 8
@@ -141,9 +142,8 @@ class Table:
         sc.draw_all()
         collect()                        # the replay's garbage out before the reader's code
         self.house.start()
-        import health_report             # the reader made, every part checked and told
-        pins = health_report.power_on(self)
-        del sys.modules["health_report"]     # (its functions: heap, wanted again only if asked)
+        pins = health_report.power_on(self)      # the reader made, every part checked
+        del sys.modules["health_report"], health_report   # (its functions: heap)
         if st.sound and hasattr(b, "make_buzzer"):
             self.buzzer = b.make_buzzer()
         levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
@@ -486,4 +486,5 @@ def main(board=None, root=""):
         btn = getattr(table, "btn", None)
         if hasattr(btn, "stop"):
             btn.stop()               # the Pico's button timer would sample on at the REPL
-        table.watchdog.stop()        # the REPL (Ctrl-C, mpremote) is not fed: not reset
+        if table.watchdog is not None:   # the REPL (Ctrl-C, mpremote) is not fed: not reset
+            table.watchdog.stop()

@@ -8,24 +8,15 @@
 # ("reader", "bus", "switch", "display 3", ...): HEALTH is the one shared object, so a
 # driver's recovery code needs no reference to the table.
 #
-# The watchdog (the board's make_watchdog, machine.WDT on a Pico) is fed by the loop each
-# pass and by long boot work (the journal's replay); a board without one (CPython, the
-# unix VM) gets NoWatchdog.
+# The watchdog (the board's make_watchdog, machine.WDT on a Pico; health_report.start) is
+# fed by the loop each pass and by long boot work (the journal's replay).
+# What is needed at boot or when asked only is in health_report.py: this module stays in
+# the heap all along.
 import drvtime
 
 WATCHDOG_MS = 8000          # rp2's machine.WDT takes at most 8388 ms
 REPORT_MS = 8000            # the power-on report's time on the banker's display (a board's
 #                             CHECK_MS says otherwise: 0, none)
-
-
-class NoWatchdog:
-    """A board without a watchdog: feeding it costs a call."""
-
-    def feed(self):
-        pass
-
-    def stop(self):
-        pass
 
 
 class Health:
@@ -43,16 +34,6 @@ class Health:
         self.buttons = "not checked"
         self.flash = "not checked"
 
-    def start(self, board):
-        """At boot: why the shoe started, and its watchdog, started now (NoWatchdog on a
-        board without one)."""
-        self.reset()
-        if hasattr(board, "reset_cause"):
-            self.cause = board.reset_cause()
-        if hasattr(board, "make_watchdog"):
-            return board.make_watchdog(WATCHDOG_MS)
-        return NoWatchdog()
-
     def fault(self, part):
         self.faults[part] = self.faults.get(part, 0) + 1
 
@@ -68,35 +49,3 @@ HEALTH = Health()
 def fault(part):
     """Count a fault of `part` (the recovery code's `! fault` lines call this)."""
     HEALTH.fault(part)
-
-
-class MissingReader:
-    """The reader's place when the PN532 did not answer at boot: the table plays on
-    without it (cards by hand, or typed on the serial line)."""
-    missing = True
-    polls = 0
-    max_gap_ms = 0
-
-    def poll(self, hold=False):
-        return None
-
-    def service(self):
-        pass
-
-    def urgent(self):
-        return False
-
-    def settling(self):
-        return False
-
-    def rearm(self):
-        pass
-
-    def unwatched(self):
-        pass
-
-    def ignore_field(self):
-        pass
-
-    def wait(self, seconds):
-        drvtime.sleep(seconds)

@@ -4,7 +4,28 @@
 import sys
 
 import drvtime
-from health import HEALTH, MissingReader
+from health import HEALTH, WATCHDOG_MS
+
+
+def start(board):
+    """At boot: why the shoe started, and its watchdog, started now (NoWatchdog on a board
+    without one)."""
+    HEALTH.reset()
+    if hasattr(board, "reset_cause"):
+        HEALTH.cause = board.reset_cause()
+    if hasattr(board, "make_watchdog"):
+        return board.make_watchdog(WATCHDOG_MS)
+    return NoWatchdog()
+
+
+class NoWatchdog:
+    """A board without a watchdog: feeding it costs a call."""
+
+    def feed(self):
+        pass
+
+    def stop(self):
+        pass
 
 
 def version():
@@ -170,3 +191,35 @@ def power_on(t):
         h.report_at = drvtime.ticks_ms()
         t.screens.mark(8)                # (the banker's display)
     return pins
+
+
+class MissingReader:
+    """The reader's place when the PN532 did not answer at boot: the table plays on
+    without it (cards by hand, or typed on the serial line)."""
+    missing = True
+    polls = 0
+    max_gap_ms = 0
+
+    def poll(self, hold=False):
+        return None
+
+    def service(self):
+        pass
+
+    def urgent(self):
+        return False
+
+    def settling(self):
+        return False
+
+    def rearm(self):
+        pass
+
+    def unwatched(self):
+        pass
+
+    def ignore_field(self):
+        pass
+
+    def wait(self, seconds):
+        drvtime.sleep(seconds)
