@@ -100,6 +100,12 @@ def make_watchdog(timeout_ms):
     return w.watchdog
 
 
+def stop_watchdog():
+    w = _world()
+    if getattr(w, "watchdog", None) is not None:
+        w.watchdog.stop()
+
+
 def reset_cause():
     return getattr(_world(), "reset_cause", "power-on")
 

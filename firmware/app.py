@@ -92,7 +92,6 @@ class Table:
         self.controls = Controls(self)
         self.console = Console(self)
         self.tags = None                 # tag_run.TagRun, made by tag_run() on first use
-        self.watchdog = None             # the board's, started at boot (health_report.py)
         self.collect_first = False       # a collection before a finished session's keeping
 
     # what the web part and the host's tools read
@@ -108,8 +107,8 @@ class Table:
     def boot(self):
         b = self.board
         import health_report             # (the check's code: boot only, let go after)
-        self.watchdog = health_report.start(b)   # from here on a hung boot or loop resets
-        self.session.tick = self.watchdog.feed       # the shoe (a long replay too)
+        wd = HEALTH.watchdog = health_report.start(b)   # from here on a hung boot or loop
+        self.session.tick = wd.feed      # resets the shoe (a long replay too)
         st = self.settings = _settings(self.root + "settings.txt")
         sc = self.screens
         sc.pages = st.height // 8
@@ -370,7 +369,7 @@ class Table:
         now = drvtime.ticks_ms()
         if not card and self._buttons_and_lines(now):   # (a card's display first: a
             busy = True                                   # press or a line waits a pass)
-        if self.ui.report and (busy or now - HEALTH.report_at > HEALTH.report_ms):
+        if self.ui.report and (busy or now > HEALTH.report_until):
             self.ui.report = None        # the power-on check's time is up, or the table
             self.screens.mark(BANKER_DISPLAY)            # is used
         if self.ui.msg and now - self.msg_at > MSG_MS:
@@ -403,7 +402,7 @@ class Table:
         if bz is not None and bz.on and now >= bz.due:     # tone's end (buzzer.py)
             bz.step()
         self.loops += 1
-        self.watchdog.feed()
+        HEALTH.watchdog.feed()
         return busy
 
     def _buttons_and_lines(self, now):
@@ -486,5 +485,5 @@ def main(board=None, root=""):
         btn = getattr(table, "btn", None)
         if hasattr(btn, "stop"):
             btn.stop()               # the Pico's button timer would sample on at the REPL
-        if table.watchdog is not None:   # the REPL (Ctrl-C, mpremote) is not fed: not reset
-            table.watchdog.stop()
+        if hasattr(table.board, "stop_watchdog"):  # the REPL (Ctrl-C, mpremote) is not fed:
+            table.board.stop_watchdog()            # not reset either

@@ -14,36 +14,23 @@
 # the heap all along.
 import drvtime
 
-WATCHDOG_MS = 8000          # rp2's machine.WDT takes at most 8388 ms
-REPORT_MS = 8000            # the power-on report's time on the banker's display (a board's
-#                             CHECK_MS says otherwise: 0, none)
 
 
 class Health:
-    def __init__(self):
-        self.reset()
-
     def reset(self):
         self.faults = {}                 # part -> faults since boot
         self.cause = "power-on"          # why the shoe last started (board.reset_cause)
         self.booted = drvtime.ticks_ms()
-        self.report_at = 0               # ticks_ms the power-on report went up,
-        self.report_ms = REPORT_MS       # for this long
-        self.reader = "not started"      # each part's state at its last check
-        self.switch = "not checked"
-        self.buttons = "not checked"
-        self.flash = "not checked"
+        self.reader = "not started"      # "ok PN532 v1.6" / "missing" (asked at boot only)
+        self.watchdog = None             # the board's (feed(), stop()), started at boot
+        self.report_until = 0            # ticks_ms the power-on report leaves the display
 
     def fault(self, part):
         self.faults[part] = self.faults.get(part, 0) + 1
 
-    def fault_text(self):
-        if not self.faults:
-            return "none"
-        return " ".join("%s %d" % (k, self.faults[k]) for k in sorted(self.faults))
-
 
 HEALTH = Health()
+HEALTH.reset()
 
 
 def fault(part):

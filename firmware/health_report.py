@@ -4,7 +4,11 @@
 import sys
 
 import drvtime
-from health import HEALTH, WATCHDOG_MS
+from health import HEALTH
+
+WATCHDOG_MS = 8000          # rp2's machine.WDT takes at most 8388 ms
+REPORT_MS = 8000            # the power-on report's time on the banker's display (a board's
+#                             CHECK_MS says otherwise: 0, none)
 
 
 def start(board):
@@ -24,8 +28,12 @@ class NoWatchdog:
     def feed(self):
         pass
 
-    def stop(self):
-        pass
+
+def fault_text():
+    f = HEALTH.faults
+    if not f:
+        return "none"
+    return " ".join("%s %d" % (k, f[k]) for k in sorted(f))
 
 
 def version():
@@ -102,31 +110,31 @@ def display_states(disp, n=9):
     return out
 
 
-def parts(table):
-    """[(part, state)]: reader, switch, each display, buttons, flash."""
-    h = HEALTH
-    rd = table.reader
-    reader = h.reader
-    if rd is not None and getattr(rd, "missing", False):
-        reader = "missing"
-    out = [("reader", reader), ("switch", h.switch)]
+def parts(table, pins=None):
+    """[(part, state)]: reader (as found at boot), switch, each display, buttons (held
+    down now), flash."""
+    b = table.board
+    if pins is None:
+        btn = table.btn
+        pins = btn.pins if hasattr(btn, "pins") else btn.b.pins
+    out = [("reader", HEALTH.reader), ("switch", switch_state(b))]
     out += display_states(table.screens.disp)
-    out.append(("buttons", h.buttons))
-    out.append(("flash", h.flash))
+    out.append(("buttons", buttons_state(pins, getattr(b, "BUTTONS", ()))))
+    out.append(("flash", flash_state(table.root)))
     return out
 
 
-def line(table):
+def line(table, states=None):
     """The `health` answer: one line naming every part and its state, the boot reason,
     the firmware's version and build, uptime, faults since boot."""
     h = HEALTH
     v, build = version()
     up = drvtime.ticks_diff(drvtime.ticks_ms(), h.booted) // 1000
-    items = ["%s %s" % p for p in parts(table)]
+    items = ["%s %s" % p for p in (states or parts(table))]
     items.append("boot %s" % h.cause)
     items.append("firmware %s (%s)" % (v, build))
     items.append("up %d s" % up)
-    items.append("faults %s" % h.fault_text())
+    items.append("faults %s" % fault_text())
     return "health: " + ", ".join(items)
 
 
@@ -139,9 +147,10 @@ def _seats(states, want):
     return "".join(str(i + 1) for i in range(8) if (states[i][1] == "ok") == want)
 
 
-def report(table):
+def report(table, states):
     """The power-on report: eight lines of at most 21 characters (the banker's display)."""
     h = HEALTH
+    st = dict(states)
     ds = display_states(table.screens.disp)
     ok = _seats(ds, True)
     bad = _seats(ds, False)
@@ -149,11 +158,11 @@ def report(table):
     v = version()[0]
     return ("Shoe check: " + h.cause,
             ("Reader " + h.reader)[:21],
-            "Switch " + h.switch,
+            "Switch " + st["switch"],
             seats[:21],
             "Banker display " + ds[8][1],
-            ("Buttons " + h.buttons)[:21],
-            ("Flash " + h.flash)[:21],
+            ("Buttons " + st["buttons"])[:21],
+            ("Flash " + st["flash"])[:21],
             "Pontoon " + v)
 
 
@@ -179,16 +188,14 @@ def power_on(t):
         t.reader = MissingReader()
         h.reader = "missing"
         t.say("! fault reader: missing (%s: %s)" % (type(x).__name__, x))
-    t.watchdog.feed()
+    h.watchdog.feed()
     pins = b.make_buttons()
-    h.switch = switch_state(b)
-    h.buttons = buttons_state(pins, getattr(b, "BUTTONS", ()))
-    h.flash = flash_state(t.root)
-    t.say("# check: " + line(t)[8:])     # (the health line's parts)
-    h.report_ms = getattr(b, "CHECK_MS", h.report_ms)
-    if h.report_ms:
-        t.ui.report = report(t)
-        h.report_at = drvtime.ticks_ms()
+    states = parts(t, pins)
+    t.say("# check: " + line(t, states)[8:])     # (the health line's parts)
+    ms = getattr(b, "CHECK_MS", REPORT_MS)
+    if ms:
+        t.ui.report = report(t, states)
+        h.report_until = drvtime.ticks_ms() + ms
         t.screens.mark(8)                # (the banker's display)
     return pins
 

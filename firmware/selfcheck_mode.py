@@ -7,7 +7,7 @@
 import drvtime
 from cards import card_name
 from font5x7 import FIRST, FONT, WIDTH
-from health import HEALTH
+from health_report import fault_text
 
 BANKER_DISPLAY = 8
 NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK")   # UNDO: leaves
@@ -108,7 +108,7 @@ class SelfCheck:
                                   for i in range(3 * k, min(3 * k + 3, len(NAMES))))
         out[4] = ""
         out[5] = self.card
-        out[6] = ("Faults " + HEALTH.fault_text())[:21]
+        out[6] = ("Faults " + fault_text())[:21]
         out[7] = "UNDO: leave"
         if self.seen == (1 << len(NAMES)) - 1:
             out[4] = "Buttons all ok"

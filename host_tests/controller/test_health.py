@@ -8,7 +8,7 @@ import pytest
 import runner as R
 import simtable as S
 from boards.simdev.watchdog import WatchdogReset
-from health import WATCHDOG_MS
+from health_report import WATCHDOG_MS
 
 BARE = {"n_displays": 0, "reader": False, "switch": False}
 
@@ -120,7 +120,7 @@ def test_buttons_held_at_power_on_are_reported(tmp_path):
 
 def test_power_on_report_on_the_banker_display(tmp_path, monkeypatch):
     import boards.sim as sim
-    from health import REPORT_MS
+    from health_report import REPORT_MS
     monkeypatch.setattr(sim, "CHECK_MS", REPORT_MS)
     flash, r = _table(tmp_path)
     r.boot()
