@@ -108,7 +108,7 @@ class Table:
         b = self.board
         import health_report             # (the check's code: boot only, let go after)
         wd = HEALTH.watchdog = health_report.start(b)   # from here on a hung boot or loop
-        self.session.tick = wd.feed      # resets the shoe (a long replay too)
+        self.session.watchdog = wd       # resets the shoe (a long replay too)
         st = self.settings = _settings(self.root + "settings.txt")
         sc = self.screens
         sc.pages = st.height // 8

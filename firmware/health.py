@@ -18,14 +18,16 @@ import drvtime
 
 class Health:
     def reset(self):
-        self.faults = {}                 # part -> faults since boot
+        self.faults = None               # {part: faults since boot}, made at the first
         self.cause = "power-on"          # why the shoe last started (board.reset_cause)
         self.booted = drvtime.ticks_ms()
-        self.reader = "not started"      # "ok PN532 v1.6" / "missing" (asked at boot only)
+        self.reader = -1                 # the PN532's version << 8 | revision (-1: missing)
         self.watchdog = None             # the board's (feed(), stop()), started at boot
         self.report_until = 0            # ticks_ms the power-on report leaves the display
 
     def fault(self, part):
+        if self.faults is None:
+            self.faults = {}
         self.faults[part] = self.faults.get(part, 0) + 1
 
 

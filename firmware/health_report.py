@@ -31,7 +31,7 @@ class NoWatchdog:
 
 def fault_text():
     f = HEALTH.faults
-    if not f:
+    if not f:                            # (None: none yet)
         return "none"
     return " ".join("%s %d" % (k, f[k]) for k in sorted(f))
 
@@ -56,13 +56,20 @@ def version():
 
 
 def reader_version(reader):
-    """The PN532's firmware (GetFirmwareVersion) as 'PN532 v1.6', asked before the reader
-    listens; '' if it does not answer."""
+    """The PN532's firmware (GetFirmwareVersion) as version << 8 | revision, asked before
+    the reader listens; 0 if it does not answer."""
     try:
         fw = reader.pn.firmware_version  # (IC, Ver, Rev, Support)
-        return "PN532 v%d.%d" % (fw[1], fw[2])
+        return fw[1] << 8 | fw[2]
     except Exception:  # noqa: BLE001 - any failure means no version
-        return ""
+        return 0
+
+
+def reader_state():
+    v = HEALTH.reader
+    if v < 0:
+        return "missing"
+    return "ok PN532 v%d.%d" % (v >> 8, v & 0xFF) if v else "ok"
 
 
 def switch_state(board):
@@ -117,7 +124,7 @@ def parts(table, pins=None):
     if pins is None:
         btn = table.btn
         pins = btn.pins if hasattr(btn, "pins") else btn.b.pins
-    out = [("reader", HEALTH.reader), ("switch", switch_state(b))]
+    out = [("reader", reader_state()), ("switch", switch_state(b))]
     out += display_states(table.screens.disp)
     out.append(("buttons", buttons_state(pins, getattr(b, "BUTTONS", ()))))
     out.append(("flash", flash_state(table.root)))
@@ -157,7 +164,7 @@ def report(table, states):
     seats = "Seats ok" if not bad else ("Seats %s missing" % bad if ok else "No seat displays")
     v = version()[0]
     return ("Shoe check: " + h.cause,
-            ("Reader " + h.reader)[:21],
+            ("Reader " + reader_state())[:21],
             "Switch " + st["switch"],
             seats[:21],
             "Banker display " + ds[8][1],
@@ -183,10 +190,10 @@ def power_on(t):
     try:
         t.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                  timeout_ms=st.timeout_ms)
-        h.reader = ("ok " + reader_version(t.reader)).rstrip()
+        h.reader = reader_version(t.reader)
     except Exception as x:  # noqa: BLE001 - no reader: the table plays on without it
         t.reader = MissingReader()
-        h.reader = "missing"
+        h.reader = -1
         t.say("! fault reader: missing (%s: %s)" % (type(x).__name__, x))
     h.watchdog.feed()
     pins = b.make_buttons()

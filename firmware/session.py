@@ -31,7 +31,7 @@ class Session:
         self.snap_wanted = False         # a fold just emptied the tail: a snapshot next
         self.keeping = ""                # a finished session being kept as this history
         self.kept = False                # journal.txt renamed to it
-        self.tick = None                 # called every event of a replay (the watchdog)
+        self.watchdog = None             # fed every event of a replay (health_report.start)
 
     def start(self, header_lines):
         """A new session from settings' header lines; the reason when they do not make one."""
@@ -108,8 +108,8 @@ class Session:
                     cut = start
                     break
                 self.nev += 1
-                if self.tick is not None:
-                    self.tick()
+                if self.watchdog is not None:
+                    self.watchdog.feed()
         except ParseError as x:
             number = x.line or number
             why = x.reason
