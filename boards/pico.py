@@ -6,6 +6,7 @@
 #   Buzzer: a passive piezo between GP18 (PWM) and ground.
 #   Power: POWER and GROUND below (docs/BUILD.md, "Power").
 from machine import I2C, Pin
+from micropython import const
 
 PN532_ADDR = 0x24
 MUX_ADDR = 0x70
@@ -28,6 +29,10 @@ POWER = (("VBUS", "3.3 V regulator"), ("3.3 V regulator", "PN532"),
          ("3.3 V regulator", "displays"), ("3V3(OUT)", "TCA9548A"),
          ("3V3(OUT)", "I2C pull-ups"))
 GROUND = ("3.3 V regulator", "PN532", "TCA9548A", "displays", "buzzer", "buttons")
+# the watchdog's registers (RP2040 datasheet 4.7.6); a const named _X is no entry of the
+# module's globals (heap)
+_WATCHDOG_CTRL = const(0x40058000)    # bit 30 ENABLE; + 0x3000: its atomic clear alias
+_WATCHDOG_REASON = const(0x40058008)  # bit 0 TIMER: it ran out; bit 1 FORCE: machine.reset()
 SIO_GPIO_IN = 0xD0000004     # every GPIO's input level, bits 0..29 (a small int)
 IO_BANK0_INTR = 0x400140F0   # INTR0..3: 4 bits a GPIO: level low, level high, edge low, high
 
@@ -207,6 +212,30 @@ def make_button_timer(period_ms, callback):
     from machine import Timer
     micropython.alloc_emergency_exception_buf(100)     # an error in it is still reported
     return Timer(period=period_ms, mode=Timer.PERIODIC, callback=callback, hard=True)
+
+
+def make_watchdog(timeout_ms):
+    """machine.WDT, started now: feed() it within timeout_ms (at most 8388 on rp2) or the
+    chip resets."""
+    from machine import WDT
+    return WDT(timeout=timeout_ms)
+
+
+def stop_watchdog():
+    """machine.WDT has no stop: the SDK's watchdog_disable() clears CTRL.ENABLE (the REPL
+    after the table stops is not fed)."""
+    from machine import mem32
+    mem32[_WATCHDOG_CTRL + 0x3000] = 1 << 30
+
+
+def reset_cause():
+    """Why the chip last started: "power-on", "watchdog" (the loop stopped feeding it) or
+    "reset" (machine.reset(): main.py after an error). rp2's machine.reset_cause() says
+    WDT_RESET for both of the last two; the watchdog's REASON register tells them apart."""
+    import machine
+    if machine.reset_cause() != machine.WDT_RESET:
+        return "power-on"
+    return "watchdog" if machine.mem32[_WATCHDOG_REASON] & 1 else "reset"
 
 
 def journal_flash():

@@ -18,10 +18,15 @@ BUTTONS = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 # adafruit_ssd1306 sends 0xAD 0x30 (IREF select of SSD1306B/SSD1315 parts); the plain
 # SSD1306 of docs/DEVICES.md has no 0xAD, so the models are told it is a 1-argument command.
 DRIVER_EXTRA_COMMANDS = {0xAD: 1}
+# The power-on check's report holds the banker's display this long (firmware/health.py;
+# the Pico's is REPORT_MS): none here, where scripted players look at the table at once
+# (a test of the report sets it).
+CHECK_MS = 0
 
 
 class World:
-    def __init__(self, freq=400000, n_displays=9, height=64, strict=False, **pn532_timings):
+    def __init__(self, freq=400000, n_displays=9, height=64, strict=False, reader=True,
+                 switch=True, reset_cause="power-on", **pn532_timings):
         from boards.simdev.bus import SimI2C
         from boards.simdev.buttons import SimPin
         from boards.simdev.clock import Clock
@@ -31,8 +36,13 @@ class World:
         from boards.simdev.tca9548a import TCA9548A
         self.clock = Clock()
         self.bus = SimI2C(self.clock, freq)
-        self.pn532 = self.bus.add_device(PN532_ADDR, PN532(**pn532_timings))
-        self.mux = self.bus.add_device(MUX_ADDR, TCA9548A())
+        # reader / switch False: a board without that part (a bare Pico: n_displays=0 too)
+        self.pn532 = PN532(**pn532_timings)
+        if reader:
+            self.bus.add_device(PN532_ADDR, self.pn532)
+        self.mux = TCA9548A()
+        if switch:
+            self.bus.add_device(MUX_ADDR, self.mux)
         self.displays = []
         for i in range(n_displays):
             ch, addr = SLOTS[i]
@@ -47,6 +57,8 @@ class World:
         # the raw flash region of the shoe's own UF2 (boards/simdev/flash.py) when a test
         # gives one: the journal's tail and the snapshots then live there, not in files
         self.raw_flash = None
+        self.reset_cause = reset_cause    # what reset_cause() says ("watchdog" after one)
+        self.watchdog = None              # boards/simdev/watchdog.Watchdog once started
         drvtime.use(self.clock)
 
     def violations(self):
@@ -74,6 +86,28 @@ def _world():
 
 def journal_flash():
     return getattr(_world(), "raw_flash", None)    # (a VM-side world has none)
+
+
+def make_watchdog(timeout_ms):
+    """The watchdog model (boards/simdev/watchdog.py) on the world's clock; a no-op for a
+    VM-side world (boards/simdev/remote.py), whose clock is the host's."""
+    w = _world()
+    if not hasattr(w, "violations"):
+        from table.health_report import NoWatchdog
+        return NoWatchdog()
+    from boards.simdev.watchdog import Watchdog
+    w.watchdog = Watchdog(w.clock, timeout_ms)
+    return w.watchdog
+
+
+def stop_watchdog():
+    w = _world()
+    if getattr(w, "watchdog", None) is not None:
+        w.watchdog.stop()
+
+
+def reset_cause():
+    return getattr(_world(), "reset_cause", "power-on")
 
 
 def make_i2c():

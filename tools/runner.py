@@ -170,10 +170,12 @@ class CPython(Runner):
     serial_in: the firmware's serial line source (default: lines typed by send())."""
 
     def __init__(self, flash, driver=None, screens=None, serial_in=None, raw_flash=None,
-                 usb=False):
+                 usb=False, world_kw=None):
         super().__init__(driver, screens)
         self.usb = usb                   # the output through boards/simdev/serial.UsbOut
         self.usb_out = None              # (its host_reads(False): a host that stops reading)
+        self.world_kw = {"n_displays": 9}        # sim.World's (a bare board: parts left out)
+        self.world_kw.update(world_kw or {})
         self.flash = flash.rstrip("/") + "/"
         self.serial_in = serial_in
         self.raw_flash = raw_flash       # boards/simdev/flash.Flash: the UF2's raw region
@@ -183,7 +185,7 @@ class CPython(Runner):
     def boot(self):
         from table import app
         from boards.simdev.serial import QueueLines
-        self.world = self.dworld = w = sim.build(n_displays=9)
+        self.world = self.dworld = w = sim.build(**self.world_kw)
         w.raw_flash = self.raw_flash
         kw = {}
         if self.serial_in is None:

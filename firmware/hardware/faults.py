@@ -12,6 +12,7 @@
 from micropython import const
 
 from . import drvtime
+from .health import fault
 
 _READER = const(1)
 _BUS = const(2)
@@ -29,7 +30,7 @@ _RFCONFIG = const(0x32)      # RFConfiguration
 _HOSTTOPN532 = const(0xD4)
 _PN532TOHOST = const(0xD5)
 _LOOK_US = const(500)        # the IRQ pin looked at this often while a command runs
-_WAIT_LOOKS = const(100)     # so many looks at most (50 ms)
+_WAIT_LOOKS = const(100)     # so many looks at most: the driver's own timeout
 _IDLE = const(0)             # shoe_reader's step: a listing goes out next
 _PH_IDLE = const(2)          # engine.PH_IDLE: between deals
 _BANKER = const(8)           # screens._BANKER
@@ -52,6 +53,8 @@ class Faults:
         #                                  drawn whole (_sweep)
 
     def _report(self, bit, text):
+        words = text.split()             # counted for `health`: "reader", "display 3", ...
+        fault(" ".join(words[:2]) if words[0] == "display" else words[0])
         if not self.active & bit:
             self.active |= bit
             self.t.refuse("fault " + text)
@@ -95,8 +98,9 @@ class Faults:
             if self.slots[i][0] == ch and disp is not None and i < disp.n:
                 disp.disable(i)
                 self.counts[3] += 1
-                self.t.refuse("fault display %d holds the bus: switched off"
-                              % (_BANKER + 1 if i == _BANKER else i + 1))
+                n = _BANKER + 1 if i == _BANKER else i + 1
+                fault("display %d" % n)
+                self.t.refuse("fault display %d holds the bus: switched off" % n)
         if not free:
             self.bus.clear()             # let go now that its channel will not come back
         try:
@@ -188,7 +192,7 @@ class Faults:
 def restart_reader(reader):
     """The PN532 reset through RSTPDN (the driver's reset pin) and set up as at boot:
     SAMConfiguration, then the reader's RFConfiguration. Blocks a few ms (its waits are
-    the IRQ pin's, not the driver's 10 ms looks). The listing starts again and lists the
+    the IRQ pin's, not the driver's coarser looks). The listing starts again and lists the
     cards in the field again: one being read is read again, one reported stays reported
     (the reader's slots are kept). False without a reset pin, or when the chip still does
     not answer (then it is not reset again until it answers)."""
@@ -206,7 +210,7 @@ def restart_reader(reader):
     for _ in range(_BOOT_TRIES):
         drvtime.sleep(_BOOT_US / 1000000)
         try:
-            # SAMConfiguration: normal mode, 1 s virtual-card timeout, the IRQ pin used
+            # SAMConfiguration: normal mode, the virtual-card timeout (0x14), the IRQ pin
             if _call(pn, reader.irq, _SAMCONFIG, b"\x01\x14\x01") and \
                     _call(pn, reader.irq, _RFCONFIG, reader._cfg):
                 link.reset()             # answering again

@@ -166,10 +166,8 @@ class SeatDisplays:
             drv = None
             from . import drivers
             drivers.forget_displays()
-        for i in range(self.n):
-            self._init(i)
-        if not any(self.ok):
-            raise OSError("no seat display answers")
+        for i in range(self.n):          # (none answering: the table plays on, health.py
+            self._init(i)                # says so)
 
     def _mark(self, i, value):
         n = self.pages * self.cols

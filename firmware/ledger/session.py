@@ -36,6 +36,7 @@ class Session:
         self.keeping = ""                # a finished session being kept as this history
         self.kept = False                # journal.txt renamed to it
         self.seal = Seal()               # SHA-256 of the journal's lines (seal.py)
+        self.watchdog = None             # fed every event of a replay (health_report.start)
 
     def start(self, header_lines):
         """A new session from settings' header lines; the reason when they do not make one."""
@@ -122,6 +123,8 @@ class Session:
                     cut = start
                     break
                 self.nev += 1
+                if self.watchdog is not None:
+                    self.watchdog.feed()
         except ParseError as x:
             number = x.line or number
             why = x.reason

@@ -31,11 +31,13 @@ from game.cards import card_name
 from .console import Console
 from .controls import Controls
 from hardware.faults import watch as watch_faults
+from hardware.health import HEALTH
 from .housekeeping import Housekeeping, collect, heap_line
 from .narrator import Narrator
 from .screens import BANKER_DISPLAY, Screens
 from hardware.serial_out import SerialOut
 from .sources import SRC_BUTTON, SRC_SERIAL, SRC_SHOE
+from ledger import forget
 from ledger.session import Session
 from game.transcript import event_text
 
@@ -56,7 +58,7 @@ def _settings(path):
     if not path:
         from ledger.settings_values import Settings
         return Settings()
-    from ledger import forget, settings
+    from ledger import settings
     try:
         return settings.load(path)
     finally:
@@ -100,14 +102,18 @@ class Table:
 
     # ------------------------------------------------------------------ boot
     def boot(self):
+        b = self.board
+        from . import health_report             # (the check's code: boot only, let go after)
+        wd = HEALTH.watchdog = health_report.start(b)   # from here on a hung boot or loop
+        self.session.watchdog = wd       # resets the shoe (a long replay too)
         st = self.settings = _settings(self.root + "settings.txt")
         sc = self.screens
         sc.pages = st.height // 8
-        b = self.board
         sc.disp = b.make_displays(9, 64 if st.error else st.height)   # big buffers first
         if self.lines_in is None and hasattr(b, "make_serial"):
             self.lines_in = b.make_serial()
         self.say("# pontoon table: boot")
+        self.say("# boot reason: " + HEALTH.cause)      # (board.reset_cause)
         s = self.session
         st.shuffle_check and s.check_shuffles()
         if s.journal.recover():
@@ -133,20 +139,14 @@ class Table:
         sc.draw_all()
         collect()                        # the replay's garbage out before the reader's code
         self.house.start()
-        uid_map = None
-        if st.uid_map:
-            from hardware.uid_map import UidMap
-            try:
-                uid_map = UidMap().load(self.root + st.uid_map)
-            except (OSError, ValueError) as x:
-                self.say("! uid map %s: %s" % (st.uid_map, x))
-        self.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
-                                    timeout_ms=st.timeout_ms)
+        pins = health_report.power_on(self)      # the reader made, every part checked
+        forget(health_report.__name__)   # (its functions: heap)
+        del health_report
         watch_faults(self)               # the reader, the bus, the switch, the displays
         if st.sound and hasattr(b, "make_buzzer"):
             self.buzzer = b.make_buzzer()
         levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
-        self.btn = Buttons(b.make_buttons(), st.debounce_ms, st.long_ms, st.release_ms, levels)
+        self.btn = Buttons(pins, st.debounce_ms, st.long_ms, st.release_ms, levels)
         if hasattr(b, "make_button_timer"):
             from hardware.buttons import SampledButtons
             edges = b.make_button_edges() if hasattr(b, "make_button_edges") else None
@@ -370,6 +370,9 @@ class Table:
         now = drvtime.ticks_ms()
         if not card and self._buttons_and_lines(now):   # (a card's display first: a
             busy = True                                   # press or a line waits a pass)
+        if self.ui.report and (busy or drvtime.ticks_diff(now, HEALTH.report_until) > 0):
+            self.ui.report = None        # the power-on check's time is up, or the table
+            self.screens.mark(BANKER_DISPLAY)            # is used
         if self.ui.msg and drvtime.ticks_diff(now, self.msg_at) > MSG_MS:
             self.ui.msg = ""
             self.screens.all_dirty()
@@ -401,6 +404,7 @@ class Table:
             bz.step()
         self.out.pump()                  # lines the host has not taken yet, if any
         self.loops = drvtime.count_up(self.loops)
+        HEALTH.watchdog.feed()
         return busy
 
     def _buttons_and_lines(self, now):
@@ -483,3 +487,5 @@ def main(board=None, root=""):
         btn = getattr(table, "btn", None)
         if hasattr(btn, "stop"):
             btn.stop()               # the Pico's button timer would sample on at the REPL
+        if hasattr(table.board, "stop_watchdog"):  # the REPL (Ctrl-C, mpremote) is not fed:
+            table.board.stop_watchdog()            # not reset either

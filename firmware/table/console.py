@@ -6,12 +6,13 @@ from micropython import const
 
 from hardware.buttons import LONG
 from game.transcript import ParseError, parse_event, strip
+from ledger import forget
 from .sources import SRC_SERIAL
 
 BUTTON_NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK", "UNDO")
 HELP = ("ok events: card C, stake S N, buy S N, twist S, stick S, split S, double S, "
         "burn S, shoot S N, kitty N, bankdouble, sell S N, stand, shuffle, void; "
-        "commands: undo, status, new, press BUTTON [long], help, halt, "
+        "commands: undo, status, health, new, press BUTTON [long], help, halt, hang, "
         "tags write|enroll|check|stop")
 
 
@@ -44,6 +45,16 @@ class Console:
             say("ok halted")
         elif w == "status":
             say("ok " + t.narrator.status())
+        elif w == "health":
+            import sys
+            from . import health_report
+            say("ok " + health_report.line(t))
+            forget(health_report.__name__)
+        elif w == "hang":
+            say("ok hang: the loop stops; the watchdog resets the shoe, which resumes")
+            from hardware import drvtime
+            while True:                  # the watchdog's check: nothing feeds it now
+                drvtime.sleep(0.01)
         elif w == "press":
             b = button_index(words)
             if b < 0:

@@ -72,9 +72,8 @@ class Controls:
                 t.use_defaults()
             return
         if t.tags_busy():
-            if b == _B_UNDO:              # UNDO stops the tag mode; other presses wait
-                t.tags.stop()
-            return
+            t.tags.press(b)              # UNDO stops the tag mode (the shoe's check takes
+            return                       # the others)
         if ui.over:
             if b == _B_OK:
                 t.new_session()

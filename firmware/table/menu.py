@@ -34,11 +34,12 @@ _M_SELL = const(13)
 _M_SAME_BETS = const(14)
 _M_CARD = const(15)
 _M_CODES = const(16)
+_M_CHECK = const(17)
 _M_SEAT_CODE = const(20)  # + seat: its phone code; + 0: the pages' address (web.py)
 NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
          "Banker doubles", "Shoot bet", "Kitty", "New session", "Double",
          "Write card tags", "Enroll card tags", "Check the deck", "Sell the bank",
-         "Same bets", "Enter card by hand", "Phone codes")
+         "Same bets", "Enter card by hand", "Phone codes", "Check the shoe")
 
 
 class Menu:
@@ -91,6 +92,7 @@ class Menu:
             items.append(_M_TAGS_WRITE)
             items.append(_M_TAGS_ENROLL)
             items.append(_M_TAGS_CHECK)
+            items.append(_M_CHECK)
         self._show(items)
 
     def line(self, ui):
@@ -157,6 +159,9 @@ class Menu:
             why = t.tag_run().command("tags check")
         elif item == _M_CODES:
             self._codes()
+        elif item == _M_CHECK:
+            from . import selfcheck_mode
+            why = selfcheck_mode.start(t)
         if why:
             t.refuse(why)
 

@@ -64,6 +64,10 @@ class Screens:
                 buf[k] = ""
             V.fatal_view(ui, buf)
             return 0
+        if i == BANKER_DISPLAY and ui.report and not ui.fatal:
+            for k in range(8):           # the power-on check (health_report.report)
+                buf[k] = ui.report[k]
+            return -1
         if i == BANKER_DISPLAY:
             hl = V.banker_view(e, ui, buf)
         elif i >= e.seats and not ui.fatal:

@@ -38,6 +38,10 @@ class TagRun:
     def stop(self):
         self.tm.stop()
 
+    def press(self, b):
+        if b == 7:                       # UNDO; other presses wait
+            self.stop()
+
     def step(self):
         """One step of the run (always busy): its next serial line, or its end."""
         t = self.t

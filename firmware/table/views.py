@@ -45,6 +45,7 @@ class UI:
         self.phones = False       # no seat displays: the phones are (banker display shows
         self.codes = None         # amounts); the seats' phone codes; the pages' address
         self.address = ""
+        self.report = None        # the power-on check's lines (banker display), or None
 
 
 def wrap(text, out, first, last):

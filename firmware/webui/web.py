@@ -25,6 +25,7 @@ from hardware import drvtime
 from game import engine as E
 from table import views as V
 from game.cards import card_name
+from ledger import forget
 
 _MAX_OPEN = const(12)          # connections at once, more are closed at once
 _SLOW_TURN_US = const(2000)    # a turn over 2000 us is counted as slow
@@ -471,6 +472,14 @@ def make_app(web):
             return {"error": "open /seat/N with the seat's code first"}, 403
         await web.changed(_after(req))
         return web.answer(s), 200, JSON
+
+    @app.get("/health")
+    async def health_page(req):
+        from table import health_report             # the shoe's check, one part a line (console.py's
+        text = health_report.page(web.t)     # `health`); let go again after
+        forget(health_report.__name__)
+        return text, 200, {"Content-Type": "text/plain; charset=UTF-8",
+                           "Cache-Control": "no-store"}
 
     @app.get("/history")
     async def history_index(req):

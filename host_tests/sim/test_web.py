@@ -769,3 +769,19 @@ def test_a_held_long_poll_ends_when_the_table_stops():
         await asyncio.wait_for(task, web.POLL_WAIT_MS / 2000)
         return w.held
     assert asyncio.run(main()) == 0
+
+
+def test_health_page(tmp_path):
+    """The Pico W's /health page: the `health` answer, one part a line."""
+    with W.WebTable(tmp_path, seats=3) as wt:
+        wt.hold(2)
+        wt.wait_acked(2)
+        status, headers, body = wt.get("/health")
+        assert status == 200 and headers["Content-Type"].startswith("text/plain")
+        lines = body.decode().splitlines()
+        assert lines[0] == "Pontoon shoe: health"
+        for want in ("reader ok PN532 v1.6", "switch ok", "display 1 ok", "banker display ok",
+                     "buttons ok", "boot power-on", "faults none"):
+            assert want in lines, (want, lines)
+        assert any(x.startswith("firmware ") for x in lines)
+        assert any(x.startswith("up ") for x in lines)

@@ -183,6 +183,7 @@ class Pico:
         #                                   the last power cut the emulator made
         self.wall = 0.0                   # wall seconds spent running the CPU
         self.idle_ns = 0                  # of the last run slice, the CPU slept this long
+        self.resets = []                  # (ns, REASON) of each watchdog reset since boot()
 
     # ------------------------------------------------------------ power
     def boot(self, world=None):
@@ -203,22 +204,39 @@ class Pico:
         w.clock.ns = 0
         self.ns = 0
         self.timers = []
+        self.resets = []
         self._attempt_check = None
         self._txn = None
+        extra = [] if os.path.exists(self.flash) else ["--uf2", uf2_for(self.firmware,
+                                                                        self.board)]
+        self._start(fw, extra)
+        self.boots += 1
+
+    def _start(self, fw, extra):
         cmd = ["node", os.path.join(HERE, "vpico.js"), "--bootrom",
                os.path.join(fw, BOOTROM_NAME), "--flash", self.flash,
                "--xip-cache", "on" if self.xip_cache else "off", "--buzzer", str(BUZZER_PIN),
                "--flash-times", self.flash_times]
-        if self.timer_from_ms:
+        if self.timer_from_ms and "--start-ns" not in extra:     # (a watchdog reset: from 0)
             cmd += ["--timer-us", str(int(self.timer_from_ms) * 1000)]
-        if not os.path.exists(self.flash):
-            cmd += ["--uf2", uf2_for(self.firmware, self.board)]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     bufsize=0)
+        self.proc = subprocess.Popen(cmd + extra, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, bufsize=0)
         self._r = self.proc.stdout
         self._w = self.proc.stdin
-        self.boots += 1
         self._send_irq()
+
+    def _watchdog_reset(self, parts):
+        """The watchdog reset the chip (vpico.js 'R'): the next chip from the same flash,
+        the emulated clock going on, the watchdog's REASON and SCRATCH kept; the board's
+        chips keep their state (only the RP2040 was reset)."""
+        _, reason, scratch, ns = parts
+        self.proc.wait()
+        self.ns = int(ns)
+        self._follow(self.ns)
+        self.resets.append((self.ns, int(reason)))
+        self._txn = None
+        self._start(firmware_dir(), ["--start-ns", str(self.ns), "--watchdog",
+                                     "%d,%s" % (int(reason), scratch.decode())])
 
     def power_cut(self):
         """Pull the plug now: the flash file keeps what was programmed up to this instant."""
@@ -320,6 +338,11 @@ class Pico:
                 raise VpicoError("the emulator stopped (exit status %s; its message is on "
                                  "stderr)" % rc)
             op = line[:1]
+            if op == b"R":
+                self._watchdog_reset(line.split())
+                r = self._r
+                self._send("run %d" % until_ns)
+                continue
             if op == b"o":
                 data = bytes.fromhex(line[2:].decode())
                 if self.on_serial:

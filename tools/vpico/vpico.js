@@ -12,6 +12,7 @@
 //     the XIP cache model below charges each miss). --buzzer: the GPIO of the piezo
 //     (boards/pico.py BUZZER), whose PWM slice's tone is reported. --flash-times max: each
 //     erase and program takes the W25Q16JV datasheet's maximum instead of its typical time.
+//     [--start-ns NS --watchdog REASON,S0,...,S7]: the chip after a watchdog reset (below).
 //
 // Host -> here:  run NS (execute until the emulated clock reaches NS) | in HEX (USB CDC
 //   bytes from the host) | pin N 0|1 (drive a GPIO input) | irq LEVEL FALL_NS (the PN532
@@ -20,7 +21,9 @@
 //   SEED [e|p] (the power goes FRAC of the way through the K-th flash erase or program from
 //   now, K >= 1; e / p: counting erases / programs only) | cut-off (no cut armed) |
 //   host-read 0|1 (the host, its port open, stops / starts reading the CDC data) | quit
-// Here -> host:  o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | t HZ NS (the
+// Here -> host:  R REASON S0,...,S7 NS (the watchdog reset the chip: this process ends;
+//   the host starts the next one with --start-ns NS --watchdog REASON,S0,...) |
+//   o HEX (CDC bytes from the Pico) | g N 0|1 (GP7 changed) | t HZ NS (the
 //   buzzer's tone from NS on; 0: silent) | f e|p OFFS
 //   COUNT NS AT (a flash erase/program, its emulated cost, when it started) | d NS IDLE_NS
 //   MISSES STALL_NS (the run is done; IDLE_NS of it the CPU slept in WFI/WFE; XIP cache
@@ -247,6 +250,43 @@ if (fs.existsSync(args.flash)) {
   fs.writeSync(flashFd, mcu.flash, 0, FLASH_SIZE, 0);
 }
 mcu.core.PC = 0x10000000;        // boot2 at the start of flash, as the ROM would jump there
+
+// --- the watchdog (RP2040 datasheet 4.7): rp2040js counts it down (CTRL, LOAD; 2 MHz, the
+// RP2040-E1 double decrement the SDK allows for) and sets REASON (TIMER: it ran out; FORCE:
+// CTRL.TRIGGER, machine.reset()), but resets nothing. Its reset (PSM WDSEL as the SDK sets
+// it: everything but the oscillators) is a new chip here: this process says so and ends,
+// and the host starts another from the same flash, the emulated clock going on, with what
+// a watchdog reset keeps: the watchdog's REASON and SCRATCH0..7. The TIMER block restarts
+// from 0 (it is reset too). VREG_AND_CHIP_RESET.CHIP_RESET reads HAD_POR: no chip-level
+// reset came since power-on (the RUN pin and the debugger are not emulated).
+const watchdog = mcu.peripherals[0x40058];
+const HAD_POR = 1 << 8;
+const CHIP_RESET = 0x8;
+{
+  const chipReset = mcu.peripherals[0x40064];
+  const read = chipReset.readUint32.bind(chipReset);
+  chipReset.readUint32 = (offset) => (offset === CHIP_RESET ? HAD_POR : read(offset));
+}
+if (args['start-ns'] !== undefined) {
+  const startNs = parseInt(args['start-ns'], 10);
+  const clock = mcu.clock;
+  clock.nanosCounter = startNs;    // (nothing is scheduled yet)
+  const timer = mcu.peripherals[0x40054];
+  timer.clock = { get nanos() { return clock.nanos - startNs; } };   // its alarms: deltas
+}
+if (args.watchdog !== undefined) {
+  const words = args.watchdog.split(',').map((w) => parseInt(w, 10) >>> 0);
+  watchdog.reason = words[0];
+  watchdog.scratchData.set(words.slice(1, 9));
+}
+watchdog.onWatchdogTrigger = () => {
+  send('R ' + watchdog.reason + ' ' + Array.from(watchdog.scratchData).join(',') + ' ' +
+       nowNs());
+  xipProfileSave(true);
+  flush();
+  fs.closeSync(flashFd);
+  process.exit(0);
+};
 
 if (args['xip-cache'] === 'on') {
   // every CPU read of the flash goes through the cache model (instruction fetches are

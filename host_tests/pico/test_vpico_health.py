@@ -1,0 +1,86 @@
+"""The shoe's UF2 on the virtual Pico checks itself and survives a hung loop: a bare Pico
+(nothing on I2C0) boots without a reboot loop, answers `health` and `help`, plays events
+typed on the serial line and lets mpremote into the raw REPL (Ctrl-C, then Ctrl-A); a
+hung loop (`hang`) is reset by the RP2040's watchdog (machine.WDT; its reset is emulated
+by tools/vpico) and the session resumes from the journal saying "watchdog"."""
+import pytest
+
+import simtable as S
+from boards import sim
+from vpico.pico import FROZEN, Pico, VpicoError, firmware_dir, node_ready, uf2_for
+
+WALL = 600      # wall-clock bound of any one wait
+BARE = {"n_displays": 0, "reader": False, "switch": False}
+WATCHDOG_TIMER = 1   # the watchdog's REASON register: TIMER (it ran out)
+
+
+@pytest.fixture
+def ready():
+    try:
+        firmware_dir()
+        node_ready()
+        uf2_for(FROZEN)
+    except VpicoError as e:
+        pytest.fail(str(e))
+
+
+def _line(p, prefix, timeout_s=10):
+    """The next serial line starting with prefix."""
+    p.expect(prefix.encode(), timeout_s, wall_timeout=WALL)
+    return prefix + p.expect(b"\r\n", 2, wall_timeout=WALL).decode()[:-2]
+
+
+def _events(n):
+    head, events = S.script_session("table", 4, seed=11, deals=1)
+    return events[:n]
+
+
+def test_bare_pico_answers_plays_and_lets_mpremote_in(ready, tmp_path):
+    p = Pico(str(tmp_path / "flash.bin"))
+    try:
+        p.boot(world=sim.build(**BARE))
+        assert "reader missing" in _line(p, "# check: ", 20)
+        p.expect(b"# heap in use after boot", 10, wall_timeout=WALL)
+        p.write(b"health\r\n")
+        line = _line(p, "ok health: ")
+        for part in ["reader missing", "switch missing", "banker display missing",
+                     "buttons ok", "flash ok", "boot power-on", "firmware 0."] + \
+                ["display %d missing" % i for i in range(1, 9)]:
+            assert part in line, (part, line)
+        p.write(b"help\r\n")
+        assert _line(p, "ok events: ")
+        for k, ev in enumerate(_events(8)):
+            p.write(ev.encode() + b"\r\n")
+            assert _line(p, "ok #").startswith("ok #%d " % (k + 1)), ev
+        # mpremote: Ctrl-C stops the table (main.py ends at the REPL), Ctrl-A the raw REPL
+        out, err = p.exec_raw("import machine; print(machine.reset_cause())")
+        assert err == "" and out.strip() == "1"            # rp2's PWRON_RESET
+        p.run_for(10)                                      # the REPL: the watchdog stopped
+        assert p.resets == []
+    finally:
+        p.close()
+
+
+def test_hung_loop_is_reset_by_the_watchdog_and_resumes(ready, tmp_path):
+    p = Pico(str(tmp_path / "flash.bin"))
+    try:
+        p.boot()
+        assert "boot power-on" in _line(p, "# check: ", 20)
+        p.expect(b"# heap in use after boot", 10, wall_timeout=WALL)
+        events = _events(6)
+        for k, ev in enumerate(events):
+            p.write(ev.encode() + b"\r\n")
+            assert _line(p, "ok #").startswith("ok #%d " % (k + 1)), ev
+        p.write(b"hang\r\n")
+        _line(p, "ok hang")
+        hung = p.emulated_now()
+        p.expect(b"# boot reason: watchdog", 15, wall_timeout=WALL)
+        assert len(p.resets) == 1 and p.resets[0][1] == WATCHDOG_TIMER
+        took = p.resets[0][0] / 1e9 - hung
+        assert 7.9 <= took <= 8.1, took     # health.WATCHDOG_MS from the last feed
+        assert _line(p, "# resume #") == "# resume #%d" % len(events)
+        p.expect(b"# heap in use after boot", 10, wall_timeout=WALL)
+        p.write(b"health\r\n")
+        assert "boot watchdog" in _line(p, "ok health: ")
+    finally:
+        p.close()
