@@ -28,6 +28,9 @@ class SSD1306:
         self.ram = bytearray((k * 73 + (k >> 7) * 29 + 5) & 0xFF for k in range(128 * 8))
         self.violations = []
         self.alive = True            # fault injector: False = stops answering (NACK)
+        # settings a panel keeps whatever it is sent ({name: value}): a test that shows a
+        # state the firmware would set right again at its next refresh
+        self.pinned = {}
         # power_cut(): the RAM bytes written since (all of them and the settings back: the
         # panel is right again, at right_ns)
         self.lost = False
@@ -124,6 +127,8 @@ class SSD1306:
                 while i < n:
                     self._byte(data[i], dc)
                     i += 1
+        for k, v in self.pinned.items():
+            setattr(self, k, v)
 
     def _byte(self, b, is_data):
         if is_data:

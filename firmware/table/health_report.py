@@ -107,11 +107,17 @@ def flash_state(root):
         return "ok"
 
 
-def display_states(disp, n=9):
+def _stakes_taker(table):
+    """The last display's name: casino's house dealer, else the banker (views.py's word)."""
+    e = table.session.e
+    return "dealer" if e is not None and e.casino else "banker"
+
+
+def display_states(disp, n=9, last="banker"):
     """[(name, state)] of each display: 'ok' answering, 'missing' not."""
     out = []
     for i in range(n):
-        name = "banker display" if i == n - 1 else "display %d" % (i + 1)
+        name = last + " display" if i == n - 1 else "display %d" % (i + 1)
         ok = disp is not None and i < disp.n and disp.ok[i]
         out.append((name, "ok" if ok else "missing"))
     return out
@@ -125,7 +131,7 @@ def parts(table, pins=None):
         btn = table.btn
         pins = btn.pins if hasattr(btn, "pins") else btn.b.pins
     out = [("reader", reader_state()), ("switch", switch_state(b))]
-    out += display_states(table.screens.disp)
+    out += display_states(table.screens.disp, last=_stakes_taker(table))
     out.append(("buttons", buttons_state(pins, getattr(b, "BUTTONS", ()))))
     out.append(("flash", flash_state(table.root)))
     return out
@@ -158,7 +164,8 @@ def report(table, states):
     """The power-on report: eight lines of at most 21 characters (the banker's display)."""
     h = HEALTH
     st = dict(states)
-    ds = display_states(table.screens.disp)
+    who = _stakes_taker(table)
+    ds = display_states(table.screens.disp, last=who)
     ok = _seats(ds, True)
     bad = _seats(ds, False)
     seats = "Seats ok" if not bad else ("Seats %s missing" % bad if ok else "No seat displays")
@@ -167,7 +174,7 @@ def report(table, states):
             ("Reader " + reader_state())[:21],
             "Switch " + st["switch"],
             seats[:21],
-            "Banker display " + ds[8][1],
+            who.capitalize() + " display " + ds[8][1],
             ("Buttons " + st["buttons"])[:21],
             ("Flash " + st["flash"])[:21],
             "Pontoon " + v)

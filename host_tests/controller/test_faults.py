@@ -123,6 +123,6 @@ def test_the_campaign_prints_its_counts_against_the_goals(capsys):
 
 
 def test_the_campaign_knows_the_firmwares_refresh_period():
-    with open(os.path.join(ROOT, "firmware", "faults.py")) as f:
+    with open(os.path.join(ROOT, "firmware", "hardware", "faults.py")) as f:
         m = re.search(r"_REFRESH_MS = const\((\d+)\)", f.read())
     assert int(m.group(1)) == F.REFRESH_MS

@@ -335,6 +335,10 @@ def test_canvas_follows_inversion_contrast_and_display_off(page):
 
     def set_state(**kw):
         d = t.world.displays[i]
+        if kw == was:
+            d.pinned = {}
+        else:
+            d.pinned.update(kw)          # (the firmware's refresh sends its settings again)
         t.do(lambda: [setattr(d, k, v) for k, v in kw.items()])
     colour = ("const c = document.getElementById('oled8').getContext('2d');"
               " const d = c.getImageData(0, 0, 128, 64).data; let m = 0;"
