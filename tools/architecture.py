@@ -51,9 +51,11 @@ FLOW = (
     ("journaled (flushed)", "ledger.session:Session.record"),
     ("said on serial", "table.narrator:Narrator.card_text"),
     ("displays marked", "table.app:Table.after_event"),
+    ("its display's turn first", "hardware.bus_turn:BusTurn.goes_first"),
     ("one display a pass", "table.screens:Screens.redraw_one"),
     ("its lines", "table.views:seat_view"),
     ("changed cells sent", "hardware.seat_displays:SeatDisplays.show"),
+    ("release after (bus turn)", "hardware.bus_turn:BusTurn.release_waits"),
 )
 
 

@@ -48,6 +48,8 @@ _IDLE = const(0)
 _LISTING = const(1)
 _READING = const(2)
 _RELEASING = const(3)
+_RELEASE_PUT_OFF = const(4)   # a card was reported: its release waits for the next poll
+_RESEND = const(16)           # step + _RESEND: that step failed, send it again
 
 # slot states
 _FREE = const(0)
@@ -219,7 +221,7 @@ class ShoeReader:
         first, as a card entering now is found by the listing that follows."""
         step = self._step
         return not self._qn and not self.link.full and self._reported >= 0 and (
-            step == _RELEASING or step == _RELEASING + 16) and \
+            step == _RELEASING or step == _RELEASE_PUT_OFF or step == _RELEASING + _RESEND) and \
             drvtime.ticks_diff(drvtime.ticks_ms(), self._reported) < _HOLD_MS
 
     # --- bus steps
@@ -244,7 +246,7 @@ class ShoeReader:
             else:
                 doc.reader_silent(self)
                 return
-        self._step = _IDLE if self._step == _LISTING else self._step + 16   # resend later
+        self._step = _IDLE if self._step == _LISTING else self._step + _RESEND
 
     def _looked(self):
         t = drvtime.ticks_ms()
@@ -260,7 +262,8 @@ class ShoeReader:
         the card is still in the field; the card is taken by the next poll()."""
         step = self._step
         # a release's answer waits for poll(): the pass may be drawing the card's display
-        if self.irq is None or self._qn or step >= 16 or step == _IDLE or step == _RELEASING:
+        if self.irq is None or self._qn or step >= _RESEND or step == _IDLE or \
+                step == _RELEASING or step == _RELEASE_PUT_OFF:
             return
         self._looked()
         if self.link.ready():
@@ -282,8 +285,8 @@ class ShoeReader:
     def _work(self):
         drvtime.rebase()
         step = self._step
-        if step >= 16:                                     # resend after a failure
-            step -= 16
+        if step >= _RESEND:                                # resend after a failure
+            step -= _RESEND
             if step == _READING:
                 self._send(INDATA, self._p_read, _READING)
             elif step == _RELEASING:
@@ -293,6 +296,9 @@ class ShoeReader:
             return
         if step == _IDLE:
             self._send(INLIST, self._p_list, _LISTING)
+            return
+        if step == _RELEASE_PUT_OFF:
+            self._send(INRELEASE, RELEASE_ALL, _RELEASING)
             return
         lk = self.link
         waited = lk.waiting()
@@ -460,7 +466,7 @@ class ShoeReader:
             return
         self._resolve(s, res)
         # the card goes out with this poll; the release's round trip waits for the next one
-        self._step = _RELEASING + 16
+        self._step = _RELEASE_PUT_OFF
         self._reported = drvtime.ticks_ms()
 
     def _resolve(self, s, res):

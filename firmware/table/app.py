@@ -35,6 +35,7 @@ from hardware.health import HEALTH
 from .housekeeping import Housekeeping, collect, heap_line
 from .narrator import Narrator
 from .screens import BANKER_DISPLAY, Screens
+from hardware.bus_turn import BusTurn
 from hardware.serial_out import SerialOut
 from .sources import SRC_BUTTON, SRC_SERIAL, SRC_SHOE
 from ledger import forget
@@ -84,7 +85,8 @@ class Table:
         self.out = SerialOut(out or sys.stdout, self.session)   # never waits for the host
         self.narrator = Narrator(self.out, self.session, self.ui)
         self.say = self.session.say = self.narrator.say   # one bound method, made once
-        self.screens = Screens(self)
+        self.turn = BusTurn()            # whose turn the I2C bus is (hardware/bus_turn.py)
+        self.screens = Screens(self.session, self.ui, self.turn)
         self.house = Housekeeping(self.session)
         self.controls = Controls(self)
         self.console = Console(self)
@@ -108,6 +110,7 @@ class Table:
         self.session.watchdog = wd       # resets the shoe (a long replay too)
         st = self.settings = _settings(self.root + "settings.txt")
         sc = self.screens
+        sc.seat_displays = st.seat_displays
         sc.pages = st.height // 8
         sc.disp = b.make_displays(9, 64 if st.error else st.height)   # big buffers first
         if self.lines_in is None and hasattr(b, "make_serial"):
@@ -142,6 +145,7 @@ class Table:
         pins = health_report.power_on(self)      # the reader made, every part checked
         forget(health_report.__name__)   # (its functions: heap)
         del health_report
+        self.turn.reader = self.reader
         watch_faults(self)               # the reader, the bus, the switch, the displays
         if st.sound and hasattr(b, "make_buzzer"):
             self.buzzer = b.make_buzzer()
@@ -151,6 +155,7 @@ class Table:
             from hardware.buttons import SampledButtons
             edges = b.make_button_edges() if hasattr(b, "make_button_edges") else None
             self.btn = SampledButtons(self.btn, b.make_button_timer, edges=edges)
+        self.turn.btn = self.btn
         sc.all_dirty()
         self.narrator.prompt()
         line = heap_line("after boot")
@@ -195,6 +200,7 @@ class Table:
 
     def use_defaults(self):
         self.settings = _settings(None)
+        self.screens.seat_displays = self.settings.seat_displays
         self.ui.fatal = ""
         self._new_session()
         self.screens.dirty |= 0xFF       # clear the stop message on displays now unused too
@@ -294,7 +300,7 @@ class Table:
             sc.mark_some(few | 1 << prio | 1 << sc.second)
         else:
             sc.all_dirty()
-        sc.first = prio
+        self.turn.goes_first(prio)
         self.narrator.prompt_later()
 
     def refuse(self, text, seat=0):
@@ -334,9 +340,7 @@ class Table:
     # ------------------------------------------------------------------ the loop
     def service(self):
         """The reader gets a look (between display pages, after a journal write)."""
-        tags = self.tags
-        if self.reader is not None and (tags is None or not tags.busy):   # (its own reader)
-            self.reader.service()
+        self.turn.service()
 
     def step(self):
         """One pass of the loop. True if anything happened."""
@@ -347,9 +351,8 @@ class Table:
             busy = tags.step()           # the tag mode has the reader to itself
         else:
             # the display of the card just read goes out whole before the reader's way
-            # back to listening (its release's answer waits: ShoeReader.settling)
-            sc = self.screens
-            r = self.reader.poll(sc.first >= 0 and sc.dirty >> sc.first & 1)
+            # back to listening (the bus turn puts the release off)
+            r = self.reader.poll(self.turn.release_waits(self.screens.dirty))
         card = False
         if r is not None:
             busy = True
@@ -388,7 +391,7 @@ class Table:
                 self.session.keep_step()     # the table takes no cards: the reader not watched
             self.reader_unwatched()
             busy = True
-        elif not busy and sc.first < 0 and not self.tags_busy() and h.fold_due():
+        elif not busy and self.turn.own < 0 and not self.tags_busy() and h.fold_due():
             collect()                    # the files it opens again stay: low in the heap
             self.session.fold()          # (once the acting seat's display is drawn)
             busy = True

@@ -129,7 +129,7 @@ class Controls:
         sc.mark(BANKER_DISPLAY)
         if m.seat:
             sc.mark(m.seat - 1)
-            sc.first = m.seat - 1
+            self.t.turn.goes_first(m.seat - 1)
 
     def push(self, mode):
         """A mode a button opened goes on top (in place of any such mode before it)."""
@@ -139,7 +139,7 @@ class Controls:
         sc = self.t.screens
         sc.all_dirty()
         seat = mode.seat
-        sc.first = seat - 1 if seat else BANKER_DISPLAY
+        self.t.turn.goes_first(seat - 1 if seat else BANKER_DISPLAY)
 
     def open(self, kind, seat, lo, hi):
         """An amount entry opened by a button (a buy, the kitty, a shoot bet)."""

@@ -1,7 +1,10 @@
 # Which display to draw next, and its lines: a display is marked dirty when what it shows
 # may have changed; redraw_one() builds one dirty display's lines (the priority one first),
-# skips it when they hash as before, and sends its pages with a look at the reader between
-# two (the loop goes round first when a card or a press waits). The views (views.py) make the lines; seat_displays.py puts them on glass.
+# skips it when they hash as before, and sends its pages. Whose turn the bus is (a card
+# waiting, the display of the event just taken, the others) the bus turn says
+# (hardware/bus_turn.py). The views (views.py) make the lines; seat_displays.py puts them
+# on glass. It is handed what it draws (the session's engine, the UI state, the web's seat
+# codes), not the table.
 from micropython import const
 
 
@@ -15,23 +18,24 @@ _INTERRUPTED = const(-2)  # seat_displays: a card came between two pages
 
 
 class Screens:
-    def __init__(self, table):
-        self.t = table
+    def __init__(self, session, ui, turn):
+        self.session = session           # its engine (e) is what the displays show
+        self.ui = ui
+        self.turn = turn                 # hardware.bus_turn.BusTurn
+        self.web = None                  # web.Web: the seats' phone codes (web.py)
+        self.seat_displays = True        # False: phones are the seat displays (settings)
         self.disp = None                 # seat_displays.SeatDisplays (board.make_displays)
         self.faults = None               # faults.Faults, once the table watches them
         self.pages = 8                   # 8-pixel text lines per display (4: 128x32 panels)
         self.buf = [""] * 8
         self.hashes = array("i", [0] * 9)   # what each display shows (0: unknown)
         self.dirty = 0                   # bit i: display i may have changed
-        self.first = -1                  # the display to draw before the others
-        self.drawing_first = False       # the display being drawn is that one
-        self.second = -1                 # and the one after it (whose turn it is now)
+        self.second = -1                 # the one after the bus turn's own (who acts now)
         self.gen = 0                     # bumped whenever what a display shows may change
         self.held = -1                   # the display whose lines are in buf, built at
         self.held_gen = 0                # held_gen, with this highlight and hash
         self.held_hl = -1
         self.held_hash = 0
-        self._page_sent = self._after_page   # one bound method, made once
 
     def mark(self, i):
         self.dirty |= 1 << i
@@ -43,7 +47,7 @@ class Screens:
         self.gen = count_up(self.gen)
 
     def all_dirty(self):
-        e = self.t.session.e
+        e = self.session.e
         n = min(e.seats, 8) if e is not None else 8
         self.dirty |= ((1 << n) - 1) | (1 << BANKER_DISPLAY)
         self.gen = count_up(self.gen)
@@ -55,10 +59,9 @@ class Screens:
 
     def lines(self, i):
         """Display i's lines into buf; the highlighted line (-1: none)."""
-        t = self.t
         buf = self.buf
-        e = t.session.e
-        ui = t.ui
+        e = self.session.e
+        ui = self.ui
         if e is None:
             for k in range(8):
                 buf[k] = ""
@@ -76,10 +79,10 @@ class Screens:
             return -1
         else:
             hl = V.seat_view(e, ui, i + 1, buf)
-            if t.web is not None:        # the seat's code for its phone page, if room
+            if self.web is not None:     # the seat's code for its phone page, if room
                 for k in (7, 5, 4):
                     if not buf[k]:
-                        buf[k] = "Phone code " + t.web.code(i + 1)
+                        buf[k] = "Phone code " + self.web.code(i + 1)
                         break
         if self.pages == 4:
             # 128x32 panels: the header, the current hand, the prompt and the action line
@@ -89,37 +92,20 @@ class Screens:
             hl = 1 if 1 <= hl <= 4 else (2 if i == BANKER_DISPLAY else -1)
         return hl
 
-    def _after_page(self):
-        """A display page went out: the reader gets a look. True when the loop should go
-        round before the next page (the rest of the display follows without building its
-        lines again): a card is being read or waits to be taken (unless this display is
-        the card's own, on the reader's way back to listening: ShoeReader.settling), or a
-        press waits."""
-        t = self.t
-        t.service()
-        r = t.reader
-        if r.urgent() and not (self.drawing_first and r.settling()):
-            return True
-        return t.btn.pending()
-
     def redraw_one(self):
-        """Redraw one dirty display (the priority one first). True if one was looked at."""
-        t = self.t
+        """Redraw one dirty display (the bus turn's own first). True if one was looked at."""
+        turn = self.turn
         d = self.dirty
-        if not t.settings.seat_displays:
+        if not self.seat_displays:
             d &= 1 << BANKER_DISPLAY     # phones are the seat displays (web.py)
             self.dirty = d
-        if t.tags_busy():
+        if turn.lent:
             d &= ~(1 << BANKER_DISPLAY)  # the tag mode shows its progress there
-        elif d and t.reader is not None and t.reader.urgent():
-            # a card being read goes before any display page; the display of the card
-            # just read goes before the reader's way back to listening
-            f = self.first
-            if f < 0 or not d & (1 << f) or not t.reader.settling():
-                return False
+        elif d and not turn.display_may_go(d):
+            return False
         if not d:
             return False
-        i = self.first
+        i = turn.own
         if i < 0 or not d & (1 << i):
             i = self.second
             self.second = -1
@@ -127,8 +113,8 @@ class Screens:
                 i = 0
                 while not d & (1 << i):
                     i += 1
-        self.drawing_first = i == self.first
-        self.first = -1
+        own = turn.drawing_own = i == turn.own
+        turn.own = -1
         self.dirty &= ~(1 << i)
         if i == self.held and self.gen == self.held_gen:
             hl = self.held_hl            # the rest of an interrupted display: buf holds
@@ -137,23 +123,23 @@ class Screens:
             hl = self.lines(i)
             # the display an event concerns has surely changed: its hash (a walk of
             # every line) is taken once it is drawn
-            h = 0 if self.drawing_first else self._hash(hl)
+            h = 0 if own else self._hash(hl)
             self.held = i
             self.held_gen = self.gen
             self.held_hl = hl
             self.held_hash = h
-            t.service()                  # building the lines took a while on a Pico
+            turn.service()               # building the lines took a while on a Pico
         if h and h == self.hashes[i]:
             self._let_go()
             return True
         self.hashes[i] = h
         # before the reader is up (boot) the whole display at once
         r = self.disp.show(i, self.buf, hl,
-                           self._page_sent if t.reader is not None else None)
+                           turn.between_pages if turn.reader is not None else None)
         if r == _INTERRUPTED:            # by a card: finish later
             self.hashes[i] = 0
             self.dirty |= 1 << i
-            self.first = i
+            turn.own = i
             return True
         if r < 0:
             self.hashes[i] = 0           # try again when it answers
@@ -186,7 +172,7 @@ class Screens:
 
     def show_error(self, text):
         """Last resort (main.py): every display says the table stopped."""
-        self.t.ui.fatal = text
+        self.ui.fatal = text
         self.held = -1                   # buf is about to hold other lines
         if self.disp is None:
             return

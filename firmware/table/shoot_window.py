@@ -68,5 +68,5 @@ class ShootWindow:
     def _moved(self, prio):
         """A choice that is not an event changed what the displays show."""
         self.c.close()
-        self.t.screens.first = prio
+        self.t.turn.goes_first(prio)
         self.t.narrator.prompt()

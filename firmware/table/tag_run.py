@@ -32,7 +32,7 @@ class TagRun:
             self.tm = tagmode.for_reader(t.reader, t.screens.disp, screen=BANKER_DISPLAY,
                                          uidmap_path=t.root + (st.uid_map or "uidmap.txt"))
         self.tm.command(line, e.packs if e is not None else 1)   # its deck (C1, C4)
-        self.busy = True
+        self.busy = t.turn.lent = True   # it has the reader to itself
         return None
 
     def stop(self):
@@ -50,7 +50,7 @@ class TagRun:
             t.say(line)
             return True
         if not self.tm.active:
-            self.busy = False
+            self.busy = t.turn.lent = False
             t.screens.forget()           # the banker's display showed the tag mode
             t.reader.ignore_field()      # the last tag may still lie on the reader
             t.screens.all_dirty()

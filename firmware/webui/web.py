@@ -602,7 +602,7 @@ def run(table, net):
     network (host to bind, port, the address players type)."""
     st = table.settings
     web = Web(table, net.port, st.web_timeout, net)
-    table.web = web
+    table.web = table.screens.web = web
     table.ui.phones = not st.seat_displays
     table.screens.all_dirty()              # the seat displays get their codes
     table.say("# web: %s (seat codes on the seat displays%s)" % (

@@ -70,7 +70,7 @@ def sampled(t):
     """The Pico's buttons: sampled by a timer (here one that never fires), so a display's
     pages need not wait for the loop's passes to poll them."""
     from hardware.buttons import SampledButtons
-    t.btn = SampledButtons(t.btn, lambda period_ms, cb: None, ticks=lambda: 0)
+    t.btn = t.turn.btn = SampledButtons(t.btn, lambda period_ms, cb: None, ticks=lambda: 0)
     return t.btn
 
 
@@ -78,8 +78,8 @@ def redraw_whole(t, i):
     """Display i forgets what it shows; the passes until it is drawn again, and the reader's
     looks meanwhile."""
     looks = []
-    service = t.service
-    t.service = lambda: (looks.append(1), service())
+    service = t.turn.service
+    t.turn.service = lambda: (looks.append(1), service())
     t.screens.disp.redraw(i)
     t.screens.hashes[i] = 0
     t.screens.mark(i)
