@@ -66,6 +66,19 @@ def _settings(path):
         forget(settings.__name__)
 
 
+def _inputs(b, st, pins):
+    """The buzzer (a board with one, and sound = on) and the buttons: sampled by the board's
+    timer where it has one, so that no press is lost to a long pass of the loop."""
+    buzzer = b.make_buzzer() if st.sound and hasattr(b, "make_buzzer") else None
+    levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
+    btn = Buttons(pins, st.debounce_ms, st.long_ms, st.release_ms, levels)
+    if hasattr(b, "make_button_timer"):
+        from hardware.buttons import SampledButtons
+        edges = b.make_button_edges() if hasattr(b, "make_button_edges") else None
+        btn = SampledButtons(btn, b.make_button_timer, edges=edges)
+    return buzzer, btn
+
+
 class Table:
     def __init__(self, board, root="", out=None, lines=None):
         self.board = board
@@ -147,14 +160,7 @@ class Table:
         del health_report
         self.turn.reader = self.reader
         watch_faults(self)               # the reader, the bus, the switch, the displays
-        if st.sound and hasattr(b, "make_buzzer"):
-            self.buzzer = b.make_buzzer()
-        levels = b.make_button_levels() if hasattr(b, "make_button_levels") else None
-        self.btn = Buttons(pins, st.debounce_ms, st.long_ms, st.release_ms, levels)
-        if hasattr(b, "make_button_timer"):
-            from hardware.buttons import SampledButtons
-            edges = b.make_button_edges() if hasattr(b, "make_button_edges") else None
-            self.btn = SampledButtons(self.btn, b.make_button_timer, edges=edges)
+        self.buzzer, self.btn = _inputs(b, st, pins)
         self.turn.btn = self.btn
         sc.all_dirty()
         self.narrator.prompt()
