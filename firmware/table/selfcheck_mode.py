@@ -8,8 +8,8 @@ from hardware import drvtime
 from game.cards import card_name
 from hardware.font5x7 import FIRST, FONT, WIDTH
 from .health_report import fault_text
+from .screens import BANKER_DISPLAY
 
-BANKER_DISPLAY = 8
 NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK")   # UNDO: leaves
 _UNDO = 7
 
@@ -41,7 +41,7 @@ class SelfCheck:
     def __init__(self, table, tags):
         self.t = table
         self.tags = tags                 # the table's tag run, given back at the end
-        self.busy = True
+        self.busy = table.turn.lent = True   # it has the reader to itself
         self.leaving = False
         self.seen = 0                    # bit i: button i was pressed
         self.card = "Card: pass one"
@@ -115,7 +115,7 @@ class SelfCheck:
 
     def _end(self):
         t = self.t
-        self.busy = False
+        self.busy = t.turn.lent = False
         t.tags = self.tags
         t.say("# check the shoe: done")
         sc = t.screens
