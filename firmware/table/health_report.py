@@ -174,7 +174,7 @@ def report(table, states):
             ("Reader " + reader_state())[:21],
             "Switch " + st["switch"],
             seats[:21],
-            who.capitalize() + " display " + ds[8][1],
+            ("Dealer" if who == "dealer" else "Banker") + " display " + ds[8][1],
             ("Buttons " + st["buttons"])[:21],
             ("Flash " + st["flash"])[:21],
             "Pontoon " + v)
