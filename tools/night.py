@@ -38,6 +38,7 @@ for _p in (os.path.join(ROOT, "tools"), os.path.join(ROOT, "firmware")):
 
 import cli  # noqa: E402
 import decisions as D  # noqa: E402
+import shuffles  # noqa: E402
 from game import engine as E  # noqa: E402
 from game import report  # noqa: E402
 from game.cards import card_name  # noqa: E402
@@ -195,7 +196,8 @@ class Review:
         self.decisions = []
         self.rejected = []
         self.shuffles = []       # each shuffle event: its line and the deal after it
-        self.shuffle_results = []  # per-shuffle quality results: shuffle_section() draws them
+        # each shuffle's quality (tools/shuffles.py, the statistic the shoe says itself)
+        self.shuffle_results = shuffles.shuffle_report(path)
         self.stats = {s: Counter() for s in self.participants}
         self.swings = {s: None for s in self.participants}
         self._valuers = {}
@@ -646,17 +648,25 @@ def _esc(x):
 
 
 def shuffle_section(results):
-    """The section on each shuffle's quality (issue 44 item 2), from the list of per-shuffle
-    results; nothing when there are none. A place kept for it: its results and statistic
-    are another tool's (the lead adds them)."""
+    """Each shuffle's quality (tools/shuffles.py): how many neighbours of the pass before
+    came out together again in the next pass's first cards, against a fair shuffle's
+    expected count; nothing when the session had no shuffle to judge."""
     if not results:
         return ""
     rows = []
     for r in results:
-        rows.append("<tr>%s</tr>" % "".join("<td>%s</td>" % _esc(v) for v in r.values()))
-    head = "".join("<th>%s</th>" % _esc(k) for k in results[0])
-    return ('<h2 id="shuffles">Shuffles</h2><table><tr>%s</tr>%s</table>'
-            % (head, "".join(rows)))
+        rows.append("<tr%s><td>%d</td><td>%d</td><td>%d</td><td>%.1f &plusmn; %.1f</td>"
+                    "<td>%.3g</td><td>%s</td></tr>" % (
+                        ' class="best"' if not r["weak"] else "", r["pass"], r["cards"],
+                        r["kept"], r["expected"], r["spread"], r["p_value"],
+                        "<b>weak</b>" if r["weak"] else "fair"))
+    return ('<h2 id="shuffles">Shuffles</h2><p class="small">Neighbours kept: pairs of '
+            'cards that lay together in the pass before (dealt one after another, or in '
+            'one hand) found together again in the first %d cards after the shuffle; '
+            'weak when a fair shuffle keeps as many in fewer than 1%% of cases.</p>'
+            '<table><tr><th>shuffle</th><th>cards seen</th><th>neighbours kept</th>'
+            '<th>a fair shuffle keeps</th><th>p</th><th>verdict</th></tr>%s</table>'
+            % (shuffles.C.WINDOW, "".join(rows)))
 
 
 def render_page(rv, charts):

@@ -58,6 +58,10 @@ def test_the_page_and_charts_are_written_and_self_contained(night):
     for heading in ("Standings", "Settle-up", "Per seat", "Every decision scored"):
         assert ">%s</h2>" % heading in page
     assert "draw-below-17" in page                           # the banker policy, named
+    import shuffles                                          # each shuffle judged, as
+    judged = shuffles.shuffle_report(night["history"])       # tools/shuffles.py says
+    assert judged and page.count("</td><td>fair</td>") + page.count("<b>weak</b>") == \
+        len(judged), judged
     from PIL import Image
     for name in ("0001_standings.png", "0001_costs.png"):
         with Image.open(os.path.join(out, name)) as img:
