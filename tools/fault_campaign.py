@@ -264,7 +264,7 @@ def pico_session(seed, faults=2, seats=3, events_max=0, kinds=KINDS, wall_timeou
             out, err = pico.exec_raw(
                 "import os\nh = sorted(os.listdir('history')) if 'history' in os.listdir() "
                 "else []\nif h:\n print(open('history/' + h[0]).read())\nelse:\n"
-                " import session\n session.print_journal()")
+                " from ledger import session\n session.print_journal()")
             got = [ln for ln in out.replace("\r\n", "\n").split("\n") if ln.strip()]
         except RuntimeError as x:
             got, err = [], ""
