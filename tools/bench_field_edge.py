@@ -171,23 +171,10 @@ def pico_session(seed, rate, seats=3, flash=None, events_max=0, wall_timeout=360
     """One session (its first `events_max` events, when given) on the virtual Pico (the
     shoe's UF2; `flash`: an image already given its settings); returns (dealer, [failures])."""
     from vpico import table as T
-    from vpico.pico import FROZEN, Pico
     head, events = S.script_session("table", seats, seed)
     events = events[:events_max or len(events)]
     d = EdgeDealer(head, events, rate, edge_seed=seed * 31 + 7, seed=seed, hold_ms=T.HOLD_MS)
-    with tempfile.TemporaryDirectory() as tmp:
-        if flash is None:
-            flash = os.path.join(tmp, "flash.bin")
-            T.fresh_pico(flash, S.settings_text("table", seats))[0].power_cut()
-        pico = Pico(flash, firmware=FROZEN)
-        pico.boot()
-        try:
-            got, err = T.played_session(pico, d, wall_timeout=wall_timeout)
-        except RuntimeError as x:
-            got, err = [], ""
-            d.failures.append("stopped: %s" % str(x).splitlines()[0])
-        finally:
-            pico.close()
+    got, err = T.dealt_on_pico(d, seats, flash, wall_timeout, stopped="stopped")
     d.finish()
     bad = check(d, got[len(head):], events)
     if err:

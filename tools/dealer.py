@@ -326,24 +326,11 @@ def pico_session(seed, rate, seats=3, flash=None, wall_timeout=3600, events_max=
     fresh flash given its settings, or the flash image `flash` already set up; the first
     `events_max` events only, when given); returns (dealer, [failures])."""
     from vpico import table as T
-    from vpico.pico import FROZEN, Pico
     head, events = S.script_session("table", seats, seed)
     events = events[:events_max or len(events)]
     d = Dealer(head, events, rate=rate, mistake_seed=seed * 7919 + 1, seed=seed,
                hold_ms=T.HOLD_MS)
-    with tempfile.TemporaryDirectory() as tmp:
-        if flash is None:
-            flash = os.path.join(tmp, "flash.bin")
-            T.fresh_pico(flash, S.settings_text("table", seats))[0].power_cut()
-        pico = Pico(flash, firmware=FROZEN)
-        pico.boot()
-        try:
-            got, err = T.played_session(pico, d, wall_timeout=wall_timeout)
-        except RuntimeError as x:
-            got, err = [], ""
-            d.failures.append("silent: %s" % str(x).splitlines()[0])
-        finally:
-            pico.close()
+    got, err = T.dealt_on_pico(d, seats, flash, wall_timeout, stopped="silent")
     d.finish()
     bad = list(d.failures)
     if not d.done:

@@ -107,6 +107,28 @@ def table_run(pico, driver, screens=None, wall_timeout=3600):
                        live_serial=True, wall_timeout=wall_timeout)
 
 
+def dealt_on_pico(driver, seats, flash=None, wall_timeout=3600, stopped="stopped"):
+    """A scripted dealer's session on the shoe's UF2 (a fresh `seats`-seat table unless
+    `flash` is given): the journal's lines and the REPL's error text, or ([], "") with a
+    failure named `stopped` when the table stopped answering."""
+    import tempfile
+    from vpico.pico import FROZEN
+    with tempfile.TemporaryDirectory() as tmp:
+        if flash is None:
+            flash = os.path.join(tmp, "flash.bin")
+            fresh_pico(flash, S.settings_text("table", seats))[0].power_cut()
+        pico = Pico(flash, firmware=FROZEN)
+        pico.boot()
+        try:
+            got, err = played_session(pico, driver, wall_timeout=wall_timeout)
+        except RuntimeError as x:
+            got, err = [], ""
+            driver.failures.append("%s: %s" % (stopped, str(x).splitlines()[0]))
+        finally:
+            pico.close()
+    return got, err
+
+
 def played_session(pico, driver, wall_timeout=3600):
     """The driver's session played on the deployed Pico, then halted; the journal's lines
     (the kept history file once the session is over) and the REPL's error text."""
