@@ -18,7 +18,6 @@
 #   ! <reason>         a card, a press or the reader was refused / reported an anomaly
 #   > <prompt>         the table's prompt, whenever it changes
 #   # <info>           boot, recovery, deal results
-from micropython import const
 
 
 import sys
@@ -42,7 +41,6 @@ from ledger import forget
 from ledger.session import Session
 from game.transcript import event_text
 
-_K_NONE = const(0)        # views.py's mode kind: no entry open
 
 MSG_MS = 4000
 
@@ -293,7 +291,7 @@ class Table:
         have changed (a bit each; 0: any), so long as no entry or message is shown."""
         ui = self.ui
         mode = ui.mode
-        if ui.msg or mode is None or mode.kind != _K_NONE:
+        if ui.msg or mode is None or mode.shown():
             few = 0                      # (a message or an entry shows on other displays)
         ui.msg = ""
         ui.msg_seat = 0
@@ -302,7 +300,7 @@ class Table:
         e = self.session.e               # then the display of whoever acts now: the others
         seat = V.acting_seat(e) if e is not None else -1    # are often as they were
         sc.second = seat - 1 if seat > 0 else BANKER_DISPLAY
-        if few and ui.mode is mode and mode.kind == _K_NONE:
+        if few and ui.mode is mode and not mode.shown():
             sc.mark_some(few | 1 << prio | 1 << sc.second)
         else:
             sc.all_dirty()

@@ -6,9 +6,10 @@ from micropython import const
 
 from game import engine as E
 from .sources import SRC_BUTTON
+from . import views as V
 from .entry import Entry
 
-# views' mode kinds (a const is inlined only in its own module)
+# its steps, its kinds (private; entry.py's are below them)
 _K_SELL_SEAT = const(6)
 _K_SELL_PRICE = const(7)
 _K_SELL_OK = const(8)
@@ -16,6 +17,8 @@ _K_SELL_OK = const(8)
 
 
 class BankSale(Entry):
+    every_display = True     # the buyer's display follows the banker's choice
+
     def __init__(self, controls):
         Entry.__init__(self, controls)
         self.price = 0                   # agreed at the price step, sold at the buyer's OK
@@ -62,3 +65,44 @@ class BankSale(Entry):
     def _step(self, kind, seat, lo, hi):
         self.set(kind, seat, lo, hi)
         self.c.push(self)                # every display is drawn again, the buyer's first
+
+    # ------------------------------------------------------------------ its lines
+    def prompt(self):
+        k = self.kind
+        if k == _K_SELL_SEAT:
+            return "Sell bank to seat %d?" % self.value
+        if k == _K_SELL_PRICE:
+            return "Sell to %d: price?" % self.seat
+        return "Seat %d: buy for %d?" % (self.seat, self.price)
+
+    def line(self, ui):
+        k = self.kind
+        if k == _K_SELL_SEAT:
+            return V.right("Sell to seat", "- %d + OK" % self.value)
+        if k == _K_SELL_OK:
+            return "OK: buy  UNDO: no"
+        return V.amount_line("Price", self.lo, self.hi, self.value)
+
+    def seat_lines(self, e, ui, seat, out):
+        """The seller sees what he offers, the buyer what he is asked; True when the lines
+        were written."""
+        k = self.kind
+        buyer = self.value if k == _K_SELL_SEAT else self.seat
+        if seat == e.banker:
+            out[6] = "Selling the bank"
+            out[7] = self.line(ui) if k != _K_SELL_OK else "to %d for %d: wait" % (
+                buyer, self.price)
+            return True
+        if seat != buyer:
+            return False
+        if k == _K_SELL_OK:
+            out[6] = "Buy the bank for %d?" % self.price
+            out[7] = self.line(ui)
+        else:
+            out[6] = "Bank offered to you"
+            if k == _K_SELL_PRICE:
+                out[7] = self.line(ui)
+        return True
+
+    def banker_line(self, ui, out):
+        out[7] = self.line(ui)

@@ -5,11 +5,12 @@ from micropython import const
 
 
 from game import engine as E
+from game.cards import card_name
 from .sources import SRC_BUTTON
 from . import views as V
 from .entry import Entry
 
-# views' mode kinds (a const is inlined only in its own module)
+# its kind (private; entry.py's and bank_sale.py's are below it)
 _K_CARD = const(9)
 
 _B_MINUS = const(4)
@@ -19,6 +20,9 @@ _B_UNDO = const(7)
 
 
 class CardEntry(Entry):
+    line_stays = True        # the card chosen stays in sight under a refusal
+    every_display = True     # as the sale's: every display is drawn again as it moves
+
     def __init__(self, controls):
         Entry.__init__(self, controls)
         self.up = False                  # the card goes face up (the banker display may show it)
@@ -46,6 +50,30 @@ class CardEntry(Entry):
         self.c.push(self)
         t.narrator.prompt()
         return None
+
+    # ------------------------------------------------------------------ its lines
+    def prompt(self):
+        return "Card by hand: " + self.who
+
+    def line(self, ui):
+        return V.right("Card", "- %s + OK" % card_name(self.value))
+
+    def seat_lines(self, e, ui, seat, out):
+        """Only the card's own seat sees it chosen (face down or not, it may see it); the
+        other seats' lines wait for the card."""
+        if self.seat == seat:
+            out[6] = "Your card by hand"
+            out[7] = self.line(ui)
+        return True
+
+    def banker_line(self, ui, out):
+        """A player's face-down card only on his own display; the banker's own cards and
+        face-up cards here."""
+        out[7] = self.line(ui) if self.up or self.seat == 0 else \
+            "On seat %d's display" % self.seat
+
+    def next_card_line(self, ui):
+        return self.line(ui)
 
     def press(self, b, long):
         """MINUS/PLUS: the rank down/up; held: the suit; OK: the card; UNDO: no card. Every

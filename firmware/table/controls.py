@@ -1,8 +1,9 @@
 # The eight buttons. A press goes to the mode on top of a stack: at its bottom the entry
-# the game asks for (stakes, the kitty, a shoot bet; kind K_NONE when none), above it what
+# the game asks for (stakes, the kitty, a shoot bet; nothing shown when none), above it what
 # a button opened (the menu, a buy, the sale of the bank, a card by hand), each owning its
 # own fields. A press no mode takes is the game's: STICK, TWIST, SPLIT, BUY (the casino's
-# double), UNDO; a long OK opens the menu. views.UI.mode is the top, which the views draw.
+# double), UNDO; a long OK opens the menu. views.UI.mode is the top, which the views draw
+# by asking it for its lines (entry.py: prompt, line, seat_lines, banker_line).
 from micropython import const
 
 
@@ -12,14 +13,6 @@ from .screens import BANKER_DISPLAY
 from . import views as V
 from hardware.buttons import LONG
 from .entry import Entry
-
-# views' mode kinds (a const is inlined only in its own module)
-_K_NONE = const(0)
-_K_STAKE = const(1)
-_K_BUY = const(2)
-_K_KITTY = const(3)
-_K_SHOOT = const(4)
-_K_SELL_SEAT = const(6)
 
 # buttons, in boards' BUTTONS order
 _B_STICK = const(0)
@@ -123,7 +116,7 @@ class Controls:
         """The top entry's value changed: its displays are drawn again, the seat's first."""
         m = self.stack[-1]
         sc = self.t.screens
-        if m.kind >= _K_SELL_SEAT:      # the sale's and a card's other displays too
+        if m.every_display:              # the sale's and a card's other displays too
             sc.all_dirty()               # the buyer's display follows the choice
             self.t.narrator.prompt()
         sc.mark(BANKER_DISPLAY)
@@ -141,10 +134,6 @@ class Controls:
         seat = mode.seat
         self.t.turn.goes_first(seat - 1 if seat else BANKER_DISPLAY)
 
-    def open(self, kind, seat, lo, hi):
-        """An amount entry opened by a button (a buy, the kitty, a shoot bet)."""
-        self.push(Entry(self, kind, seat, lo, hi))
-
     def close(self):
         """What a button opened is closed; the entry the game asks for shows again."""
         del self.stack[1:]
@@ -161,7 +150,7 @@ class Controls:
         why = e.check(E.EV_BUY, seat, lo)
         if why:
             return why
-        self.open(_K_BUY, seat, lo, e.buy_max(seat, slot))
+        Entry(self).open_buy(seat, lo, e.buy_max(seat, slot))
         return None
 
     def after_event(self):
@@ -174,32 +163,9 @@ class Controls:
     def sync(self):
         """The entry the game asks for now (stakes, the kitty, a shoot bet), at the bottom
         of the stack: its value is kept while it stays the same entry."""
-        g = self.game
         e = self.t.session.e
-        if e is None:
-            return
-        kind = _K_NONE
-        seat = 0
-        lo = hi = 0
-        ph = e.phase
-        r = e.rules
-        shooter = self.shoot.window_seat() if r.shoot else 0
-        if ph == E.PH_STAKES or ph == E.PH_BETS or (
-                e.casino and ph == E.PH_IDLE and not e.want_shuffle and not self.ui.over):
-            kind = _K_STAKE
-            seat = V.acting_seat(e)
-            lo = r.stake_min
-            hi = r.stake_max
-        elif ph == E.PH_IDLE and e.need_kitty:
-            kind = _K_KITTY
-            lo = r.kitty_min
-            hi = r.kitty_max
-        elif shooter:
-            kind = _K_SHOOT            # X2: 0 = pass
-            seat = shooter
-            hi = e.shoot_room()
-        if kind != g.kind or seat != g.seat or lo != g.lo or hi != g.hi:
-            g.set(kind, seat, lo, hi)
+        if e is not None:
+            self.game.follow(e, self.shoot.window_seat() if e.rules.shoot else 0, self.ui.over)
 
     def same_bets(self):
         """`casino`: one press re-places every seat's bet of the previous round (D2)."""

@@ -3,13 +3,16 @@
 # kitty, the shoot window's bet, X2) and the buttons push one on top (a buy, the kitty or a
 # shoot bet from the menu). The sale of the bank and a card by hand are entries with steps
 # of their own (bank_sale.py, card_entry.py); the menu is a mode of its own (menu.py).
+# Each mode says its own lines (the views ask it: prompt, line, seat_lines, banker_line).
 from micropython import const
 
 
 from game import engine as E
 from .sources import SRC_BUTTON
+from . import views as V
 
-# views' mode kinds (a const is inlined only in its own module)
+# What the entry asks for. Private: a mode's kind is its own business (bank_sale.py and
+# card_entry.py number theirs on from these, so that no two modes share one).
 _K_NONE = const(0)
 _K_STAKE = const(1)
 _K_BUY = const(2)
@@ -24,7 +27,10 @@ _B_UNDO = const(7)
 
 
 class Entry:
-    """kind (views.K_*), the seat it is for (0: the banker / table), lo..hi and the value."""
+    """What it asks for (a private kind), the seat it is for (0: the banker / table), lo..hi
+    and the value."""
+    line_stays = False       # its line stays on the display under a message
+    every_display = False    # a move of its value shows on every display, not the seat's only
 
     def __init__(self, controls, kind=_K_NONE, seat=0, lo=0, hi=0):
         self.c = controls
@@ -37,6 +43,91 @@ class Entry:
         self.hi = hi
         self.value = lo
 
+    # ------------------------------------------------------------------ what it asks for
+    def follow(self, e, shooter, over):
+        """The game's entry: what the game asks for now (stakes, the kitty, a shoot bet, X2;
+        shooter: the shoot window's seat); its value is kept while it stays the same entry."""
+        kind = _K_NONE
+        seat = 0
+        lo = hi = 0
+        ph = e.phase
+        r = e.rules
+        if ph == E.PH_STAKES or ph == E.PH_BETS or (
+                e.casino and ph == E.PH_IDLE and not e.want_shuffle and not over):
+            kind = _K_STAKE
+            seat = V.acting_seat(e)
+            lo = r.stake_min
+            hi = r.stake_max
+        elif ph == E.PH_IDLE and e.need_kitty:
+            kind = _K_KITTY
+            lo = r.kitty_min
+            hi = r.kitty_max
+        elif shooter:
+            kind = _K_SHOOT            # X2: 0 = pass
+            seat = shooter
+            hi = e.shoot_room()
+        if kind != self.kind or seat != self.seat or lo != self.lo or hi != self.hi:
+            self.set(kind, seat, lo, hi)
+
+    def open_buy(self, seat, lo, hi):
+        self._open(_K_BUY, seat, lo, hi)
+
+    def open_kitty(self, lo, hi):
+        self._open(_K_KITTY, 0, lo, hi)
+
+    def open_shoot(self, seat, lo, hi):
+        """A shoot bet (lo 0: the window's, where 0 is a pass, X2)."""
+        self._open(_K_SHOOT, seat, lo, hi)
+
+    def _open(self, kind, seat, lo, hi):
+        """Opened by a button: on top of the controls' stack."""
+        self.set(kind, seat, lo, hi)
+        self.c.push(self)
+
+    def shown(self):
+        """Something is asked for (the game's entry asks for nothing between its asks)."""
+        return self.kind != _K_NONE
+
+    # ------------------------------------------------------------------ its lines
+    def prompt(self):
+        """The table's prompt while it is open ("": the game's prompt)."""
+        if self.kind == _K_SHOOT and self.lo == 0:
+            return "Seat %d: shoot or pass" % self.seat
+        return ""
+
+    def line(self, ui):
+        """The amount line: what, its range and the value between - and +."""
+        return V.amount_line(("", "Stake", "Buy", "Kitty", "Shoot")[self.kind], self.lo,
+                             self.hi, self.value)
+
+    def seat_lines(self, e, ui, seat, out):
+        """Lines 6 and 7 of seat `seat`'s display when the entry is that seat's; True when
+        written (the game's lines then give way)."""
+        k = self.kind
+        if k == _K_NONE or self.seat != seat:
+            return False
+        if k == _K_SHOOT and self.lo == 0:
+            out[6] = "Shoot bet? 0 = pass"
+        else:
+            out[6] = "Your %s" % ("stake" if k == _K_STAKE else (
+                "buy" if k == _K_BUY else "bet"))
+        out[7] = self.line(ui)
+        return True
+
+    def banker_line(self, ui, out):
+        """Line 7 of the banker display: the entry, or who is choosing."""
+        if self.kind == _K_NONE:
+            return
+        if self.seat == 0 or ui.phones:
+            out[7] = self.line(ui)
+        else:
+            out[7] = "Seat %d: - + OK" % self.seat
+
+    def next_card_line(self, ui):
+        """Line 7 of the display of the seat whose card comes next (the cut)."""
+        return "Your card next"
+
+    # ------------------------------------------------------------------ the presses
     def press(self, b, long):
         """True when the press is the entry's (else it is the game's or the menu's)."""
         if self.kind == _K_NONE:

@@ -7,9 +7,9 @@ from micropython import const
 from game import engine as E
 from .sources import SRC_BUTTON
 from . import views as V
+from .entry import Entry
 
-# views' mode kinds (a const is inlined only in its own module)
-_K_KITTY = const(3)
+# its kind (private; no other mode's, so that a change of mode is a change of kind)
 _K_MENU = const(5)
 
 _B_MINUS = const(4)
@@ -43,6 +43,8 @@ NAMES = ("", "Shuffle done", "Banker stands", "Void this deal", "Burn (V8)",
 
 
 class Menu:
+    line_stays = False       # a message covers the item shown
+
     def __init__(self, controls):
         self.c = controls
         self.t = controls.t
@@ -95,6 +97,21 @@ class Menu:
             items.append(_M_CHECK)
         self._show(items)
 
+    def shown(self):
+        return True
+
+    def prompt(self):
+        return ""                        # the game's prompt stays while the menu is open
+
+    def seat_lines(self, e, ui, seat, out):
+        return False                     # the menu is the banker display's
+
+    def banker_line(self, ui, out):
+        out[7] = self.line(ui)
+
+    def next_card_line(self, ui):
+        return "Your card next"
+
     def line(self, ui):
         """The banker display's entry line: the item shown."""
         item = self.items[self.value]
@@ -140,7 +157,7 @@ class Menu:
             if room < 1:
                 why = "the kitty is at its maximum (X8)"
             else:
-                c.open(_K_KITTY, 0, 1 if e.kitty else e.rules.kitty_min, room)
+                Entry(c).open_kitty(1 if e.kitty else e.rules.kitty_min, room)
         elif item == _M_SHOOT:
             why = c.shoot.open()
         elif item == _M_SELL:

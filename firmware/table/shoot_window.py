@@ -1,14 +1,9 @@
 # X2, the shoot window: before the second card round each player in turn may place a shoot
 # bet against the kitty, or pass. A pass is no event (TRANSCRIPT.md: a player who does not
 # shoot sends nothing), so the passes live here until the window closes.
-from micropython import const
-
-
 from game import engine as E
 from . import views as V
-
-# views' mode kinds (a const is inlined only in its own module)
-_K_SHOOT = const(4)
+from .entry import Entry
 
 
 class ShootWindow:
@@ -44,7 +39,7 @@ class ShootWindow:
         room = e.shoot_room()
         if not seat or room < 1:
             return "no shoot bet is possible now (X2, X4)"
-        self.c.open(_K_SHOOT, seat, lo, room)
+        Entry(self.c).open_shoot(seat, lo, room)
         return None
 
     def pass_(self, seat):

@@ -13,24 +13,10 @@ from game.cards import card_name
 
 _COLS = const(21)
 
-# The kinds of the mode on top of the controls' stack (ui.mode.kind). Private constants,
-# inlined: each module that needs one keeps its own copy (host_tests/engine/
-# test_engine_layout.py checks they agree), so none is an entry of a module's dict.
-_K_NONE = const(0)
-_K_STAKE = const(1)
-_K_BUY = const(2)
-_K_KITTY = const(3)
-_K_SHOOT = const(4)
-_K_MENU = const(5)
-_K_SELL_SEAT = const(6)   # N4: the banker chooses the buyer,
-_K_SELL_PRICE = const(7)  # then the price,
-_K_SELL_OK = const(8)     # then the buyer confirms with OK
-_K_CARD = const(9)        # a card entered by hand (its tag would not read)
-
-
 class UI:
     """The controller's state the views need besides the engine; `mode` is the top of the
-    controls' stack (controls.py): an amount entry, the menu, a sale, a card by hand."""
+    controls' stack (controls.py): an amount entry, the menu, a sale, a card by hand, each
+    saying its own lines (prompt, line, seat_lines, banker_line, next_card_line)."""
     # set on an instance only when used: an instance's attributes are a dict on the heap
     seal = ""                     # the kept session's seal (seal.py)
     note = ""                     # a weak shuffle's verdict, for the pass (shuffle_check.py)
@@ -159,7 +145,7 @@ def prompt(e, ui):
     """The table's prompt of the moment (banker display line 6 and the serial line)."""
     if ui.fatal:
         return "Stopped: see message"
-    p = entry_prompt(ui)
+    p = ui.mode.prompt()
     if p:
         return p
     ph = e.phase
@@ -230,65 +216,13 @@ def card_wanted(e):
     return ph == E.PH_DEAL1 or ph == E.PH_DEAL2 or ph == E.PH_BANKER
 
 
-def entry_prompt(ui):
-    """The prompt while a sale of the bank (N4), the shoot window (X2) or a card by hand
-    is being chosen."""
-    m = ui.mode
-    k = m.kind
-    if k == _K_CARD:
-        return "Card by hand: " + m.who
-    if k == _K_SELL_SEAT:
-        return "Sell bank to seat %d?" % m.value
-    if k == _K_SELL_PRICE:
-        return "Sell to %d: price?" % m.seat
-    if k == _K_SELL_OK:
-        return "Seat %d: buy for %d?" % (m.seat, m.price)
-    if k == _K_SHOOT and m.lo == 0:
-        return "Seat %d: shoot or pass" % m.seat
-    return ""
-
-
-def entry_line(ui):
-    m = ui.mode
-    k = m.kind
-    if k == _K_MENU:
-        return m.line(ui)
-    if k == _K_SELL_SEAT:
-        return right("Sell to seat", "- %d + OK" % m.value)
-    if k == _K_SELL_OK:
-        return "OK: buy  UNDO: no"
-    if k == _K_CARD:
-        return right("Card", "- %s + OK" % card_name(m.value))
-    name = ("", "Stake", "Buy", "Kitty", "Shoot", "", "", "Price")[k]
-    head = "%s %d-%d" % (name, m.lo, m.hi)
-    tail = "- %d + OK" % m.value
+def amount_line(name, lo, hi, value):
+    """An amount entry's line: what, its range, then the value between - and + flush right."""
+    head = "%s %d-%d" % (name, lo, hi)
+    tail = "- %d + OK" % value
     if len(head) + 1 + len(tail) > _COLS:
         head = name                     # a wide range: the amount matters more
     return right(head, tail)
-
-
-def sale_lines(e, ui, seat, out):
-    """N4 on a seat display: the seller sees what he offers, the buyer what he is asked.
-    True when the lines were written."""
-    m = ui.mode
-    k = m.kind
-    if k < _K_SELL_SEAT or k > _K_SELL_OK:
-        return False
-    buyer = m.value if k == _K_SELL_SEAT else m.seat
-    if seat == e.banker:
-        out[6] = "Selling the bank"
-        out[7] = entry_line(ui) if k != _K_SELL_OK else "to %d for %d: wait" % (buyer, m.price)
-        return True
-    if seat != buyer:
-        return False
-    if k == _K_SELL_OK:
-        out[6] = "Buy the bank for %d?" % m.price
-        out[7] = entry_line(ui)
-    else:
-        out[6] = "Bank offered to you"
-        if k == _K_SELL_PRICE:
-            out[7] = entry_line(ui)
-    return True
 
 
 def _blank(out):
@@ -319,7 +253,7 @@ def seat_view(e, ui, seat, out):
     if ph == E.PH_CUT:
         out[6] = "Cut for the bank"
         if e.card_seat() == seat:
-            out[7] = entry_line(ui) if m.kind == _K_CARD else "Your card next"
+            out[7] = m.next_card_line(ui)
         return hl
     bust = False                         # a hand of this seat's is bust
     if banker:
@@ -370,18 +304,8 @@ def seat_view(e, ui, seat, out):
     elif bust and e.in_deal():
         out[6] = "Bust: pay %s %d" % (banker_name(e).lower(), -e.deal_net(seat))
     acting = acting_seat(e)
-    if sale_lines(e, ui, seat, out):
+    if m.seat_lines(e, ui, seat, out):
         pass
-    elif m.kind == _K_CARD:
-        if m.seat == seat:             # its own card: face down or not, it may see it
-            out[6] = "Your card by hand"
-            out[7] = entry_line(ui)
-    elif m.kind != _K_NONE and m.kind != _K_MENU and m.seat == seat:
-        out[6] = "Your %s" % ("stake" if m.kind == _K_STAKE else (
-            "buy" if m.kind == _K_BUY else "bet"))
-        if m.kind == _K_SHOOT and m.lo == 0:
-            out[6] = "Shoot bet? 0 = pass"
-        out[7] = entry_line(ui)
     elif acting == seat and ph == E.PH_PLAY:
         words, buy = actions(e, seat)
         out[6] = "Your turn"
@@ -397,7 +321,7 @@ def seat_view(e, ui, seat, out):
         out[6] = "Your turn: draw"
         out[7] = "or STICK to stand"
     if ui.msg and ui.msg_seat == seat:
-        message(ui.msg, out, m.kind == _K_CARD)     # (a card by hand: its entry stays)
+        message(ui.msg, out, m.line_stays)          # (a card by hand: its entry stays)
     return hl
 
 
@@ -446,19 +370,11 @@ def banker_view(e, ui, out):
     out[6] = prompt(e, ui)
     if e.casino and ph == E.PH_IDLE and not e.want_shuffle and e.initial_stake(1):
         out[2] = "STICK: same bets"     # the online game's "new round, same bets"
-    if m.kind == _K_CARD:
-        # a player's face-down card only on his own display; the banker's own cards and
-        # face-up cards here
-        out[7] = entry_line(ui) if m.up or m.seat == 0 else \
-            "On seat %d's display" % m.seat
-    elif m.kind == _K_MENU or (m.kind != _K_NONE and m.seat == 0) or m.kind >= _K_SELL_SEAT:
-        out[7] = entry_line(ui)
-    elif m.kind != _K_NONE:
-        out[7] = entry_line(ui) if ui.phones else "Seat %d: - + OK" % m.seat
+    m.banker_line(ui, out)
     if ui.note and not out[7]:
         out[7] = ui.note
     if ui.msg:
-        message(ui.msg, out, m.kind == _K_CARD)
+        message(ui.msg, out, m.line_stays)
     return 6
 
 

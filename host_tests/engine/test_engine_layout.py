@@ -43,24 +43,36 @@ def test_the_check_can_fail(monkeypatch):
         test_layout_copies_match_the_engine("game.settlement")
 
 
-MODE_MODULES = ("table.controls", "table.entry", "table.menu", "table.bank_sale",
-                "table.card_entry", "table.shoot_window")
+MODE_MODULES = ("table.entry", "table.menu", "table.bank_sale", "table.card_entry")
 
 
-@pytest.mark.parametrize("module", MODE_MODULES)
-def test_mode_kind_copies_match_the_views(module):
-    """The kinds of the controls' modes are views.py's private constants, copied."""
-    from table import views
-    mod = importlib.import_module(module)
-    names = [n for n in vars(mod) if n.startswith("_K_")]
-    assert names
-    for name in names:
-        assert getattr(mod, name) == getattr(views, name), "%s.%s" % (module, name)
-    assert not hasattr(mod, "_SRC_BUTTON")       # an event's source: table/sources.py's
+def test_each_mode_keeps_its_kinds_to_itself():
+    """A mode's kind is private to the mode's module (no view or controller branches on
+    it); no two modes share a kind, so that the web part sees a change of mode (its
+    `kind` and `value`)."""
+    import os
+    import re
+    seen = {}
+    for module in MODE_MODULES:
+        mod = importlib.import_module(module)
+        names = [n for n in vars(mod) if n.startswith("_K_")]
+        assert names, module
+        for name in names:
+            value = getattr(mod, name)
+            assert value not in seen, "%s.%s = %s.%s" % (module, name, seen[value], value)
+            seen[value] = "%s.%s" % (module, name)
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "firmware")
+    owners = {m.replace(".", os.sep) + ".py" for m in MODE_MODULES}
+    for folder, _, files in os.walk(root):
+        for f in files:
+            path = os.path.relpath(os.path.join(folder, f), root)
+            if f.endswith(".py") and path not in owners:
+                text = open(os.path.join(folder, f)).read()
+                assert "_K_" not in text, path
+                assert not re.search(r"\.kind\s*[<>=!]=?\s*\d", text), path
 
 
-def test_the_mode_check_can_fail(monkeypatch):
-    from table import entry
-    monkeypatch.setattr(entry, "_K_BUY", 7)
-    with pytest.raises(AssertionError):
-        test_mode_kind_copies_match_the_views("table.entry")
+def test_an_event_source_is_defined_once():
+    for module in MODE_MODULES + ("table.controls",):
+        mod = importlib.import_module(module)
+        assert not hasattr(mod, "_SRC_BUTTON")       # an event's source: table/sources.py's
