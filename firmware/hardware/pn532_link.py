@@ -13,6 +13,8 @@
 # attributes reuse names the driver and the reader already had (_i2c, _st, _t0, _want,
 # _fails): on the unix VM each new name is a heap qstr, and test_hw_heap's small heap
 # has room for only a few more before its qstr pool grows.
+import sys
+
 from . import drvtime
 
 from micropython import const
@@ -27,6 +29,41 @@ _NTAG_WRITE = const(0xA2)  # through InDataExchange: one page
 _CFG_RETRIES = const(0x05)  # RFConfiguration item: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
 _PN532TOHOST = const(0xD5)
 _NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"   # host -> PN532: send that answer again
+
+
+TARGET = const(12)         # a listed target in list_targets' out: Tg, UID length, UID (10)
+
+if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
+    from game.native_shim import micropython, ptr8  # noqa: F401
+
+
+@micropython.viper
+def list_targets(r: ptr8, o: int, end: int, out: ptr8, room: int, uid_len: int) -> int:
+    """The InListPassiveTarget answer r[o:end] after its response code (NbTg, then a target:
+    Tg, SENS_RES (2), SEL_RES, UID length, UID), its targets into out, TARGET bytes each, as
+    many as `room`: those whole and with a UID of uid_len bytes (0: any up to 10). Returns
+    how many; fewer than NbTg (r[o]) when some were not taken."""
+    nb = r[o] if end > o else 0
+    o += 1
+    n = 0
+    for _ in range(nb):
+        if o + 5 > end:
+            break
+        ln = r[o + 4]
+        if (ln == uid_len or (uid_len == 0 and ln <= 10)) and o + 5 + ln <= end and n < room:
+            k = n * TARGET
+            out[k] = r[o]
+            out[k + 1] = ln
+            for i in range(ln):
+                out[k + 2 + i] = r[o + 5 + i]
+            n += 1
+        o += 5 + ln
+    return n
+
+
+def uid_hex(uid, n=7):
+    """A tag's UID as the UID map file and the serial lines write it."""
+    return "".join("%02X" % uid[i] for i in range(n))
 
 
 def retries_params(passive_retries):

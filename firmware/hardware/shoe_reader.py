@@ -3,7 +3,8 @@
 # poll() never blocks for long: each call does at most one command round trip (send a
 # command and read its ACK, or read a ready response and send the next command); while the
 # chip is busy it returns None after one IRQ-pin read (or one 1-byte status read).
-# It returns None, a card code (int, cards.py) or an anomaly (str "kind: text").
+# It returns None, a card code (int, cards.py) or ANOMALY, whose kind and "kind: text" line
+# are the reader's `anomaly_kind` and `anomaly` until the next anomaly.
 # Speed (tools/bench_reader.py, README "The reader at dealing speed"): the PN532 retries
 # activation by itself until a tag answers, answers are read exactly as long as they are
 # (pn532_link.py), a card is reported before its target is
@@ -38,8 +39,8 @@ from array import array
 from . import drvtime
 from . import ndef
 from game.cards import card_name, parse_card
-from .pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, Link, list_params, \
-    read_params, retries_params
+from .pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, TARGET, Link, list_params, \
+    list_targets, read_params, retries_params, uid_hex
 
 from micropython import const
 
@@ -71,6 +72,8 @@ _HOLD_MS = const(20)
 _EMPTY_MS = const(15)     # longer than a listing of two tags (docs/DEVICES.md)
 _SAID = const(12)         # a tag's text quoted in a not-a-card anomaly: so much fits a display
 
+ANOMALY = const(-1)       # poll()'s answer when the reader has something to say, not a card
+
 TWO_TAGS = "two-tags"
 UNKNOWN_TAG = "unknown-tag"
 NOT_A_CARD = "not-a-card"
@@ -100,10 +103,6 @@ def _copy(dst: ptr8, do: int, src: ptr8, so: int, n: int):
         dst[do + i] = src[so + i]
 
 
-def uid_hex(uid, n=7):
-    return "".join("%02X" % uid[i] for i in range(n))
-
-
 class ShoeReader:
     def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
                  max_retries=3, timeout_ms=150, passive_retries=_PASSIVE_RETRIES,
@@ -130,8 +129,11 @@ class ShoeReader:
         self._last = bytearray(7)
         self._has_last = False
         self._ignore = False                     # ignore_field(): until the field is empty
-        self._resp = bytearray(2 * 8)            # listed targets: Tg, UID(7)
-        self._q = [None] * 4                     # event ring
+        self._resp = bytearray(2 * TARGET)       # listed targets (pn532_link.list_targets)
+        self._q = array("b", (0, 0, 0, 0))       # event ring: card codes, or ANOMALY whose
+        self._said = [None, None, None, None]    # (kind, line) is here
+        self.anomaly = ""                        # the last anomaly popped: "kind: text"
+        self.anomaly_kind = ""                   # and its kind (TWO_TAGS, UNREAD, ...)
         self._qh = 0
         self._qn = 0
         self._step = _IDLE
@@ -157,24 +159,29 @@ class ShoeReader:
             raise RuntimeError("PN532 did not accept RFConfiguration")
 
     # --- events
-    def _emit(self, ev):
-        if self._qn < 4:
-            self._q[(self._qh + self._qn) & 3] = ev
+    def _emit(self, code):
+        if self._qn < 4:                         # (a full ring drops the newest)
+            self._q[(self._qh + self._qn) & 3] = code
             self._qn += 1
-        if isinstance(ev, int):
-            self.cards = drvtime.count_up(self.cards)
-        else:
-            self.anomalies = drvtime.count_up(self.anomalies)
-
-    def _pop(self):
-        ev = self._q[self._qh]
-        self._q[self._qh] = None
-        self._qh = (self._qh + 1) & 3
-        self._qn -= 1
-        return ev
+        self.cards = drvtime.count_up(self.cards)
 
     def _anomaly(self, kind, text):
-        self._emit(kind + ": " + text)
+        if self._qn < 4:
+            i = (self._qh + self._qn) & 3
+            self._q[i] = ANOMALY
+            self._said[i] = (kind, kind + ": " + text)
+            self._qn += 1
+        self.anomalies = drvtime.count_up(self.anomalies)
+
+    def _pop(self):
+        h = self._qh
+        code = self._q[h]
+        if code == ANOMALY:
+            self.anomaly_kind, self.anomaly = self._said[h]
+            self._said[h] = None
+        self._qh = (h + 1) & 3
+        self._qn -= 1
+        return code
 
     def rearm(self):
         """Forget the last reported UID: the next time that card comes out it is reported
@@ -349,18 +356,8 @@ class ShoeReader:
         self._silence = not answered
         nb = r[o] if end > o else 0
         rs = self._resp
-        o += 1
-        n = 0
-        for _ in range(nb):
-            if o + 5 > end:
-                break
-            ln = r[o + 4]
-            if ln == 7 and o + 12 <= end:
-                rs[n * 8] = r[o]
-                _copy(rs, n * 8 + 1, r, o + 5, 7)
-                n += 1
-            o += 5 + ln
-        if nb and n < nb:
+        n = list_targets(r, o, end, rs, 2, 7)
+        if n < nb:
             # a target that is not an NTAG (UID length other than 7): not a card
             self._anomaly(UNKNOWN_TAG, "a tag that is not an NTAG213 card is in the field")
         # which slots were seen
@@ -368,7 +365,7 @@ class ShoeReader:
         new = -1
         newcount = 0
         for i in range(n):
-            s = self._slot_of(rs, i * 8 + 1)
+            s = self._slot_of(rs, i * TARGET + 2)
             if s == 0:
                 seen0 = True
             elif s == 1:
@@ -383,12 +380,12 @@ class ShoeReader:
                 self._ignore = False
             elif newcount:
                 for i in range(n):
-                    if self._slot_of(rs, i * 8 + 1) < 0:
+                    if self._slot_of(rs, i * TARGET + 2) < 0:
                         self._take(i, _SUPPRESSED)
                 newcount = 0
         if newcount == 2:
             self._anomaly(TWO_TAGS, "two new cards in the field at once (%s, %s)"
-                          % (uid_hex(rs[1:8]), uid_hex(rs[9:16])))
+                          % (uid_hex(rs[2:9]), uid_hex(rs[TARGET + 2:TARGET + 9])))
             for i in range(2):
                 self._take(i, _SUPPRESSED)
         elif newcount == 1:
@@ -401,9 +398,9 @@ class ShoeReader:
             return
         # read a pending tag that is listed, else release and poll again
         for i in range(n):
-            s = self._slot_of(rs, i * 8 + 1)
+            s = self._slot_of(rs, i * TARGET + 2)
             if s >= 0 and self._state[s] == _PENDING:
-                self._start_read(s, rs[i * 8])
+                self._start_read(s, rs[i * TARGET])
                 return
         self._send(INRELEASE, RELEASE_ALL, _RELEASING)
 
@@ -426,7 +423,7 @@ class ShoeReader:
         s = 0 if self._state[0] == _FREE else 1
         if self._state[s] != _FREE:
             self._drop(s)
-        _copy(self._uid, s * 7, self._resp, i * 8 + 1, 7)
+        _copy(self._uid, s * 7, self._resp, i * TARGET + 2, 7)
         self._state[s] = state
         self._miss[s] = 0
         self._tries[s] = 0

@@ -2,7 +2,7 @@
 # records (7 UID bytes, code) in one bytearray (settings.txt: uid_map = uidmap.txt;
 # docs/CONTROLLER.md). Imported only by a table that has a map and by the tag mode.
 from game.cards import card_name, parse_card
-from .shoe_reader import uid_hex
+from .pn532_link import uid_hex
 
 
 class UidMap:

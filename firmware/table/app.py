@@ -36,6 +36,7 @@ from .narrator import Narrator
 from .screens import BANKER_DISPLAY, Screens
 from hardware.bus_turn import BusTurn
 from hardware.serial_out import SerialOut
+from hardware.shoe_reader import ANOMALY
 from .sources import SRC_BUTTON, SRC_SERIAL, SRC_SHOE
 from ledger import forget
 from ledger.session import Session
@@ -361,7 +362,7 @@ class Table:
         if r is not None:
             busy = True
             bz = self.buzzer             # a refusal's buzz before the '!' line
-            if isinstance(r, int):
+            if r != ANOMALY:
                 card = True
                 why = self.event(E.EV_CARD, 0, 0, r, SRC_SHOE)
                 if why:
@@ -373,7 +374,7 @@ class Table:
             else:
                 if bz is not None:
                     bz.buzz()
-                self.refuse("reader " + r)
+                self.refuse("reader " + self.reader.anomaly)
         now = drvtime.ticks_ms()
         if not card and self._buttons_and_lines(now):   # (a card's display first: a
             busy = True                                   # press or a line waits a pass)

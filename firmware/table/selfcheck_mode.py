@@ -9,6 +9,7 @@ from game.cards import card_name
 from hardware.font5x7 import FIRST, FONT, WIDTH
 from .health_report import fault_text
 from .screens import BANKER_DISPLAY
+from hardware.shoe_reader import ANOMALY
 
 NAMES = ("STICK", "TWIST", "BUY", "SPLIT", "MINUS", "PLUS", "OK")   # UNDO: leaves
 _UNDO = 7
@@ -80,11 +81,11 @@ class SelfCheck:
             took = drvtime.ticks_diff(now, self.since) if self.since >= 0 else 0
             self.since = -1
             self.banker = True
-            if isinstance(r, int):
+            if r != ANOMALY:
                 self.card = "Card %s read %d ms" % (card_name(r), took)
                 t.say("# check: card %s read in %d ms" % (card_name(r), took))
             else:
-                self.card = ("Reader " + r)[:21]
+                self.card = ("Reader " + rd.anomaly)[:21]
         disp = t.screens.disp
         buf = self.buf
         if self.banker:                  # one display a pass, the banker's first

@@ -3,7 +3,7 @@
 # (C1, C4) holds each card once a pack; the packs' stickers say the same (the engine counts
 # copies, the reader tells them apart by UID), so a check counts the UIDs of each card.
 from game.cards import card_name
-from hardware.shoe_reader import uid_hex
+from hardware.pn532_link import uid_hex
 
 SUITS = "SHDC"          # deck order of the suits; ranks ace .. king within each
 

@@ -67,8 +67,8 @@
 #   tags: idle                          answer to "tags stop" when no mode runs
 from hardware import drvtime
 from game.cards import card_name, parse_card
-from hardware.pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, RFCONFIG, Link, list_params, \
-    retries_params
+from hardware.pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, RFCONFIG, TARGET, Link, \
+    list_params, list_targets, retries_params, uid_hex
 from hardware.uid_map import UidMap
 from .tag_deck import SUITS, DeckCheck, DoneTags, deck_card, deck_place, place_name  # noqa
 from .tag_image import TagImage, text_record  # noqa: F401  (public here too)
@@ -153,6 +153,7 @@ class TagMode:
         self._p_list = list_params(2)
         self.img = TagImage(self)
         self._uid = bytearray(10)
+        self._targets = bytearray(2 * TARGET)            # listed (pn532_link.list_targets)
         self._q = []
         self._lines = ["", "", "", ""]
         self.mode = None
@@ -368,16 +369,13 @@ class TagMode:
         nb = r[0] if len(r) else 0
         if nb:
             self._rel = True                 # release before the next list (7-byte UIDs)
+        tg = self._targets
+        n = list_targets(r, 0, len(r), tg, 2, 0)
         if self.phase == _GONE:
-            o = 1
             here = False
-            for _ in range(nb):
-                if o + 5 > len(r):
-                    break
-                ln = r[o + 4]
-                if ln == self._ulen and self._same_uid(r, o + 5):
+            for i in range(n):
+                if tg[i * TARGET + 1] == self._ulen and self._same_uid(tg, i * TARGET + 2):
                     here = True
-                o += 5 + ln
             if here:
                 self._miss = 0
             else:
@@ -401,21 +399,21 @@ class TagMode:
                 self._show("one card at a time")
             return
         self._two = False
-        ln = r[5] if len(r) > 5 else 0
-        if len(r) < 6 + ln or ln > 10:
+        if n == 0:                           # cut short, or a UID too long for any tag
             return
-        if ln != self._ulen or not self._same_uid(r, 6):
+        ln = tg[1]
+        if ln != self._ulen or not self._same_uid(tg, 2):
             self._tries = 0                  # another tag than the one that failed
         self._ulen = ln
         for i in range(ln):
-            self._uid[i] = r[6 + i]
+            self._uid[i] = tg[2 + i]
         if ln != 7:
             self._refuse("is not an NTAG (UID of %d bytes)" % ln)
             return
         self.phase = _WORK
         self._rel = False                    # keep the target selected while working
         self._show("hold still...")
-        self.img.read_tag(r[1])
+        self.img.read_tag(tg[0])
 
     def _same_uid(self, r, o):
         for i in range(self._ulen):
@@ -424,7 +422,7 @@ class TagMode:
         return True
 
     def _uidhex(self):
-        return "".join("%02X" % self._uid[i] for i in range(self._ulen))
+        return uid_hex(self._uid, self._ulen)
 
     # --- decisions (the tag's pages are read and written by self.img, tag_image.py)
     def _decide(self, res):

@@ -18,8 +18,8 @@ SESSIONS = ("controller/test_app_session.py::test_table_session_on_cpython[4-11]
             "test_a_whole_classic_session_with_every_option_from_the_buttons_alone")
 
 # (file, the line planted after, the lines planted): each anchor must be found once
-DROPPED_READ = ("shoe_reader.py", "    def _emit(self, ev):\n",
-                "        if isinstance(ev, int):            # PLANTED: every 7th card lost\n"
+DROPPED_READ = ("shoe_reader.py", "    def _emit(self, code):\n",
+                "        if True:                           # PLANTED: every 7th card lost\n"
                 "            _PLANTED[0] += 1\n"
                 "            if _PLANTED[0] % 7 == 0:\n"
                 "                return\n")

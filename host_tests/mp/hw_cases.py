@@ -16,6 +16,7 @@ from boards import sim                       # noqa: E402
 from boards.simdev import ntag213            # noqa: E402
 from boards.simdev.bus import ProtocolError  # noqa: E402
 from game.cards import card_name, parse_card      # noqa: E402
+from hardware.shoe_reader import ANOMALY          # noqa: E402
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = "CDHS"
@@ -40,7 +41,10 @@ def run(w, reader, actions, polls, step_us=1000):
         for a in actions.get(i, ()):
             a()
         e = reader.poll()
-        if e is not None:
+        if e == ANOMALY:                 # its own kind: the line and the kind on the reader
+            assert reader.anomaly.startswith(reader.anomaly_kind + ": "), reader.anomaly
+            evs.append(reader.anomaly)
+        elif e is not None:
             evs.append(e)
         w.clock.advance_us(step_us)
     return evs
@@ -201,7 +205,7 @@ def case_next_card_listed_with_the_last_while_the_loop_is_busy():
                 w.pn532.remove(b)
         e = r.poll()
         if e is not None:
-            evs.append(e)
+            evs.append(r.anomaly if e == ANOMALY else e)
             if reported < 0:
                 reported = t
         if reported >= 0 and t == reported + 1500:

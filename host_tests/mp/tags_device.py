@@ -31,6 +31,7 @@ import select                                # noqa: E402
 
 from boards import sim                       # noqa: E402
 from boards.simdev import ntag213            # noqa: E402
+from hardware.shoe_reader import ANOMALY     # noqa: E402
 
 
 def make_tag(spec):
@@ -230,8 +231,8 @@ class Shoe:
                 e = self.reader.poll()
                 if e is not None:
                     n += 1
-                    self.say("sim: card " + tagtext(e) if isinstance(e, int)
-                             else "sim: anomaly " + e)
+                    self.say("sim: card " + tagtext(e) if e != ANOMALY
+                             else "sim: anomaly " + self.reader.anomaly)
                 w.clock.advance_us(1000)
         self.say("sim: dealt %d" % n)
 
