@@ -9,10 +9,7 @@
 #   lk.response()             the answer as the driver reads it (the tag mode)
 #   lk.failed()               a round trip failed; True once when failures in a row make
 #                             the chip silent (the caller reports it in its own words)
-# Command codes and parameter bytes are docs/DEVICES.md's; they live only here. Private
-# attributes reuse names the driver and the reader already had (_i2c, _st, _t0, _want,
-# _fails): on the unix VM each new name is a heap qstr, and test_hw_heap's small heap
-# has room for only a few more before its qstr pool grows.
+# Command codes and parameter bytes are docs/DEVICES.md's; they live only here.
 import sys
 
 from . import drvtime
@@ -93,32 +90,32 @@ class Link:
     def __init__(self, pn532, irq=None, i2c=None, address=0x24, rx=0, silent_after=20):
         self.pn = pn532
         self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
-        self._i2c = None                      # for status reads and receive()
+        self._device = None                      # for status reads and receive()
         if i2c is not None:
             from adafruit_bus_device.i2c_device import I2CDevice
-            self._i2c = I2CDevice(i2c, address, probe=False)
+            self._device = I2CDevice(i2c, address, probe=False)
         self.silent_after = silent_after
-        self._st = bytearray(1)
+        self._status = bytearray(1)
         self.rx = bytearray(rx) if rx else None
         self.command = 0                      # the command in flight (0: none)
-        self._want = 0
+        self._frame_len = 0
         self.full = 0                         # a longer frame was asked again: its length
-        self._t0 = 0
-        self._fails = 0                       # failed round trips in a row
+        self._sent_ms = 0
+        self._failures = 0                       # failed round trips in a row
         self.silent = False
 
     def reset(self):
         """Forget the command in flight and the failures (a new run of the tag mode)."""
         self.command = 0
-        self._fails = 0
+        self._failures = 0
         self.silent = False
 
     def send(self, cmd, params, n):
         """Send a command and read its ACK; n = data bytes expected after the response code.
         False when the chip did not take it."""
         self.command = cmd
-        self._want = 10 + n                    # status, 5 header, 0xD5 code, n, DCS 00
-        self._t0 = drvtime.ticks_ms()
+        self._frame_len = 10 + n                    # status, 5 header, 0xD5 code, n, DCS 00
+        self._sent_ms = drvtime.ticks_ms()
         try:
             return self.pn.send_command(cmd, params, timeout=0.01)
         except (OSError, RuntimeError):
@@ -135,30 +132,30 @@ class Link:
         if self.irq is not None:
             return self.irq.value() == 0
         try:
-            with self._i2c as d:
-                d.readinto(self._st)
+            with self._device as d:
+                d.readinto(self._status)
         except OSError:
             return False
-        return self._st[0] == 0x01
+        return self._status[0] == 0x01
 
     def waiting(self):
         """-1 when the answer is ready, else the ms since the command went out."""
         if self.ready():
             return -1
-        return drvtime.ticks_diff(drvtime.ticks_ms(), self._t0)
+        return drvtime.ticks_diff(drvtime.ticks_ms(), self._sent_ms)
 
     def answers(self):
         """The PN532 acknowledges its address (a status read, which aborts nothing)."""
         try:
-            with self._i2c as d:
-                d.readinto(self._st)
+            with self._device as d:
+                d.readinto(self._status)
         except OSError:
             return False
         return True
 
     def failed(self):
-        self._fails += 1
-        if self._fails >= self.silent_after and not self.silent:
+        self._failures += 1
+        if self._failures >= self.silent_after and not self.silent:
             self.silent = True
             return True
         return False
@@ -171,10 +168,10 @@ class Link:
         Returns the number of data bytes after the response code (at rx[8]), -1 for a
         garbled or wrong frame, -2 when the frame comes again (the wait starts again)."""
         rx = self.rx
-        m = self.full or self._want
+        m = self.full or self._frame_len
         self.full = 0
         try:
-            with self._i2c as d:
+            with self._device as d:
                 d.readinto(rx, end=m)
         except OSError:
             return -1
@@ -186,18 +183,18 @@ class Link:
                 return -1
             self.full = 8 + ln
             try:
-                with self._i2c as d:
+                with self._device as d:
                     d.write(_NACK_FRAME)
             except OSError:
                 return -1
-            self._t0 = drvtime.ticks_ms()
+            self._sent_ms = drvtime.ticks_ms()
             return -2
         c = 0
         for i in range(6, 7 + ln):
             c += rx[i]
         if c & 0xFF or rx[7 + ln] or rx[6] != _PN532TOHOST or rx[7] != self.command + 1:
             return -1
-        self._fails = 0
+        self._failures = 0
         self.silent = False
         return ln - 2
 
@@ -205,12 +202,12 @@ class Link:
         """The ready answer's data after the response code, read by the driver (it
         allocates), or None."""
         try:
-            r = self.pn.process_response(self.command, response_length=self._want - 10,
+            r = self.pn.process_response(self.command, response_length=self._frame_len - 10,
                                          timeout=0.01)
         except (OSError, RuntimeError):
             r = None
         if r is not None:
-            self._fails = 0
+            self._failures = 0
             self.silent = False
         return r
 
