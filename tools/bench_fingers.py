@@ -7,7 +7,7 @@ per hold band, and the taps taken twice (a bounce made a second press).
 
     .venv/bin/python3 tools/bench_fingers.py [--taps 20000] [--seed 1]
 
-The firmware's debounce (firmware/ledger/settings_values.py debounce_ms) is the longest that loses
+The firmware's debounce (firmware/ledger/settings.py debounce_ms) is the longest that loses
 no tap of 40 ms or more and takes none twice: a longer one would drop real quick taps, a
 shorter one would be more easily fooled by a glitch on the line.
 """
@@ -23,7 +23,7 @@ for p in (os.path.join(ROOT, "firmware"), ROOT, os.path.join(ROOT, "tools")):
 
 from boards.simdev.buttons import Finger  # noqa: E402
 from hardware.buttons import Buttons, SampledButtons  # noqa: E402
-from ledger.settings_values import Settings  # noqa: E402
+from ledger.settings import Settings  # noqa: E402
 
 BANDS = ((30, 40), (40, 60), (60, 100), (100, 200.001))
 KEPT_MS = 40                       # every tap this long or longer must be taken

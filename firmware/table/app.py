@@ -53,16 +53,9 @@ def _bit(seat):
 
 
 def _settings(path):
-    """settings.txt at `path` (None: the defaults). The parser is needed once, at boot: its
-    module is let go again (each of its functions is an object on the Pico's heap)."""
-    if not path:
-        from ledger.settings_values import Settings
-        return Settings()
+    """settings.txt at `path` (None: the defaults)."""
     from ledger import settings
-    try:
-        return settings.load(path)
-    finally:
-        forget(settings.__name__)
+    return settings.load(path) if path else settings.Settings()
 
 
 def _inputs(b, st, pins):

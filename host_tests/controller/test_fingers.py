@@ -5,7 +5,7 @@ lost, none is taken twice, and the debounce is the one that measurement chooses.
 import bench_fingers as F
 
 from boards.simdev.buttons import Finger
-from ledger.settings_values import Settings
+from ledger.settings import Settings
 
 TAPS = 3000
 

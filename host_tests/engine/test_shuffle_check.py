@@ -136,7 +136,7 @@ def test_the_table_says_a_weak_shuffle(tmp_path, monkeypatch):
 
 def test_the_setting_is_a_switch_off_by_default():
     from ledger import settings
-    from ledger.settings_values import Settings
+    from ledger.settings import Settings
     assert Settings().shuffle_check is False
     path = os.path.join(ROOT, "build", "test_shuffle_setting.txt")
     os.makedirs(os.path.dirname(path), exist_ok=True)
