@@ -205,6 +205,17 @@ def test_check_the_shoe_from_the_menu(tmp_path):
     ms = int(said[0].split(" read in ")[1].split()[0])
     assert 0 < ms < 100, said
     assert b.screen(8)[5].startswith("Card ") and b.screen(8)[5].endswith(" ms")
+    from boards.simdev import ntag213
+    blank = ntag213.blank_tag(n=77)              # no card record, not in a UID map
+    b.world.pn532.put(blank)
+    for _ in range(300):
+        b.t.step()
+        b.world.clock.advance_us(1000)
+        if b.screen(8)[5].startswith("Reader "):
+            break
+    b.world.pn532.remove(blank)
+    b.settle(40)
+    assert b.screen(8)[5] == "Reader unknown-tag: t"     # the reader's anomaly, cut to a line
     nev = b.t.nev
     b.press("UNDO")                               # leaves: the table as it was
     assert b.t.nev == nev
