@@ -2,8 +2,9 @@
 session while the chip models fail, each fault reaching the firmware through the emulated
 I2C block and pins (a wedged PN532 NACKs its address until the RSTPDN pin pulses, a stuck
 SDA is read from SIO GPIO_IN and cleared by nine SCL clocks driven from the GPIOs, a
-repowered display and a reset switch through their I2C bytes): every fault recovered
-within its goal, reported once, no card lost or given to the wrong hand."""
+repowered display found by its status byte read through the I2C block, a reset switch by
+its register): every fault recovered within its goal, reported once, no card lost or
+given to the wrong hand."""
 import fault_campaign as F
 from test_vpico_firmware import _frozen_ready
 
@@ -27,7 +28,12 @@ def test_every_fault_on_the_virtual_pico_is_recovered_without_a_press():
     assert got["bus"]["ms"] <= BUS_BUDGET_MS
     told = [ln for _, ln in d.seen if ln.startswith("! fault ")]
     assert "! fault reader silent: reset" in told and "! fault bus stuck: cleared" in told
+    n = got["display"]["target"] + 1
+    assert told.count("! fault display %d lost power: set again" % n) == 1
+    assert got["display"]["found"] is not None
+    assert got["display"]["done"] < got["display"]["deadline"]
     w = d.pico.world
     assert w.bus.clocks >= 9                       # driven from the GPIOs, edge by edge
-    print("\nvirtual Pico, recovered in (emulated ms): %s" % ", ".join(
-        "%s %.1f" % (k, got[k]["ms"]) for k in F.KINDS))
+    print("\nvirtual Pico, recovered in (emulated ms): %s; the display found in %.1f" % (
+        ", ".join("%s %.1f" % (k, got[k]["ms"]) for k in F.KINDS),
+        got["display"]["found"] - got["display"]["at"]))
