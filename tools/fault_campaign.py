@@ -46,7 +46,8 @@ import simtable as S  # noqa: E402
 
 KINDS = ("reader", "bus", "switch", "display")
 REPORT = {"reader": "! fault reader silent", "bus": "! fault bus stuck",
-          "switch": "! fault switch reset", "display": "! fault display"}
+          "switch": "! fault switch reset", "display": "! fault display",
+          "segment": "! fault display"}    # (a segment: only in a schedule, not seeded)
 GOAL_MS = {"reader": 300, "bus": 50}          # the others: before the next deal starts
 NEXT_DEAL = "before the next deal"
 OFFSET_MS = 60                # an instant: up to this long after the table asked for event k
@@ -131,6 +132,13 @@ class FaultDealer(D.Dealer):
                 self.pico.sda_follows()    # the virtual Pico's SDA pin reads it low
         elif kind == "switch":
             w.mux.brown_out(ns)
+        elif kind == "segment":
+            # a seat display's segment (channel i, seat 2's on: channel 0 is the banker's
+            # too) that grabs SDA at every transfer to it from now on
+            seats = min(self.engine_at(k).seats, 8)
+            i = 1 + int(pick * (seats - 1))
+            f["target"] = i
+            w.bus.fault_sticky(i)
         else:
             seats = min(self.engine_at(k).seats, 8)
             used = list(range(seats)) + [8]
@@ -152,6 +160,10 @@ class FaultDealer(D.Dealer):
         elif kind == "switch":
             if w.mux.browned_ns < 0:
                 f["done"] = w.mux.set_again_ns / 1e6
+        elif kind == "segment":          # its channel off for good, the bus free
+            if w.bus.cleared_ns > f["at"] * 1e6 and not w.bus.stuck() and \
+                    not w.mux.mask & 1 << f["target"]:
+                f["done"] = w.bus.cleared_ns / 1e6
         else:
             d = w.displays[f["target"]]
             if not d.lost:
@@ -192,8 +204,8 @@ class FaultDealer(D.Dealer):
                      g["target"] == f["target"]]
             lines = [ln for _, ln in self.seen[f["seen"]:later[0] if later else None]]
             want = REPORT[kind]
-            if kind == "display":       # each display's own line
-                want = "%s %d " % (want, f["target"] + 1)
+            if kind in ("display", "segment"):      # each display's own line
+                want = "%s %d " % (REPORT["display"], f["target"] + 1)
             if kind == "display" and any(ln.startswith(BLIND % (f["target"] + 1))
                                          for _, ln in self.seen):
                 want = None             # mended blind: it cannot be told, so not reported
@@ -259,9 +271,10 @@ def session(seed, faults=4, seats=4, preset="table", kinds=KINDS, deals=0, sched
 
 
 def pico_session(seed, faults=2, seats=3, events_max=0, kinds=KINDS, wall_timeout=3600,
-                 schedule=None):
+                 schedule=None, on_boot=None):
     """One session on the virtual Pico (the shoe's own UF2), the first `events_max` events
-    when given, `faults` seeded faults or `schedule` (FaultDealer); (dealer, [failures])."""
+    when given, `faults` seeded faults or `schedule` (FaultDealer); on_boot(pico) once it
+    has booted. (dealer, [failures])."""
     from vpico import table as T
     from vpico.pico import FROZEN, Pico
     head, events = S.script_session("table", seats, seed)
@@ -278,6 +291,8 @@ def pico_session(seed, faults=2, seats=3, events_max=0, kinds=KINDS, wall_timeou
             run = T.table_run(pico, d, wall_timeout=wall_timeout)
             run.on_tick = d.tick
             run.boot()
+            if on_boot is not None:
+                on_boot(pico)
             run.run()
             run.halt(settle_s=0.2)
             out, err = pico.exec_raw(
@@ -305,7 +320,7 @@ def summary(dealers):
     for d in dealers:
         for f in d.struck:
             if "ms" in f:
-                times[f["kind"]].append(f["ms"])
+                times.setdefault(f["kind"], []).append(f["ms"])
     return times
 
 

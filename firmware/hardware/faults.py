@@ -29,7 +29,8 @@ _LOOK_MS = const(50)         # the switch's register and one display's status by
 #                              when nothing else is to do
 _QUIET_MS = const(300)       # quiet: nothing happened for so long (a player deciding, the
 #                              cards gathered between deals), so no card is on its way
-_HOLDS = const(3)            # bus clears with one channel on: that segment holds the bus
+_HOLDS = const(3)            # clears in a row, its channel tried again after each, that
+#                              a segment holds the bus again at once: switched off
 _SAMCONFIG = const(0x14)     # PN532 SAMConfiguration (docs/DEVICES.md)
 _RESET_HOLD_US = const(1000)  # RSTPDN held low (the chip needs far less)
 _BOOT_US = const(3000)       # RSTPDN high -> asked whether it answers, this often
@@ -52,7 +53,6 @@ class Faults:
         self.slots = slots               # display i -> (switch channel, address)
         self.active = 0                  # the faults reported and not recovered yet
         self.counts = [0, 0, 0, 0]       # since boot: reader, bus, switch, display
-        self.holds = bytearray(8)        # bus clears while a channel was on
         self.cut_off = 0                 # channels switched off for good
         self.checked = 0                 # ticks_ms of the last look (switch, a display)
         self.refreshed = 0               # ticks_ms of the last refresh
@@ -88,20 +88,45 @@ class Faults:
 
     # --- the bus
     def clear_bus(self):
+        """SDA held low: nine clocks and a STOP. Each switch channel that was on is tried
+        again at once (a display's status read through it): a segment that holds SDA again
+        at once, _HOLDS times in a row, is switched off for good."""
         self.counts[1] += 1
         mux = self.mux
         on = mux.mask if mux is not None and mux.mask > 0 else 0
         self._report(_BUS, "bus stuck: cleared")
         free = self.bus.clear()
-        if mux is None:
-            return
-        mux.mask = -1                    # a transfer cut off: the switch is set again
-        for ch in range(8):
-            if on >> ch & 1 and not self.cut_off >> ch & 1:
-                self.holds[ch] += 1
-                if self.holds[ch] >= _HOLDS or not free:
-                    self._cut_off(ch, free)
+        if mux is not None:
+            mux.mask = -1                # a transfer cut off: the switch is set again
+            for ch in range(8):
+                if on >> ch & 1 and not self.cut_off >> ch & 1:
+                    free = self._try_channel(ch, free)
         self.active &= ~_BUS
+
+    def _try_channel(self, ch, free):
+        """Channel ch was on when the bus stuck: its segment is used again at once and
+        cleared again while it holds the bus; switched off when it keeps holding it (or
+        SDA stayed low). True when the bus is free."""
+        for _ in range(_HOLDS):
+            if not free:
+                break
+            if not self._probe(ch) or not self.bus.stuck():
+                return True              # a glitch, not the segment's doing
+            self.counts[1] += 1
+            free = self.bus.clear()
+            self.mux.mask = -1
+        self._cut_off(ch, free)
+        return not self.bus.stuck()
+
+    def _probe(self, ch):
+        """A status read of a display on channel ch (False: none to read)."""
+        disp = self.t.screens.disp
+        for i in range(len(self.slots)):
+            if self.slots[i][0] == ch and disp is not None and i < disp.n and \
+                    disp._devs[i] is not None:
+                disp.status(i)
+                return True
+        return False
 
     def _cut_off(self, ch, free):
         """Channel ch's segment keeps holding the bus: it is switched off for good."""
