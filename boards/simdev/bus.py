@@ -73,6 +73,13 @@ class SimI2C:
         if sticky >= 0:
             self.sticky = sticky
 
+    def fault_sticky(self, channel):
+        """Fault injector: a target on switch channel `channel` grabs SDA (as
+        fault_stuck) at every transfer to it while that channel is on, from now on: the
+        first one goes through, the next fails (on the virtual Pico the SDA pin follows at
+        each address phase, tools/vpico)."""
+        self.sticky = channel
+
     def stuck(self):
         return self.held > 0 or self.wait_stop
 

@@ -12,6 +12,7 @@ ARGS = {0x81: 1, 0x20: 1, 0x21: 2, 0x22: 2, 0xA8: 1, 0xD3: 1, 0xDA: 1, 0xD5: 1,
         0xD9: 1, 0xDB: 1, 0x8D: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0xA3: 2}
 SINGLE = (0xA4, 0xA5, 0xA6, 0xA7, 0xAE, 0xAF, 0xA0, 0xA1, 0xC0, 0xC8, 0x2E, 0x2F, 0xE3)
 
+STATUS_LOW = 0x06               # the status byte's reserved low bits (obs)
 HORIZONTAL = 0
 VERTICAL = 1
 PAGE = 2
@@ -28,6 +29,8 @@ class SSD1306:
         self.ram = bytearray((k * 73 + (k >> 7) * 29 + 5) & 0xFF for k in range(128 * 8))
         self.violations = []
         self.alive = True            # fault injector: False = stops answering (NACK)
+        # False: a module whose reads mean nothing (nothing drives SDA in a read: 0xFF)
+        self.read_back = True
         # settings a panel keeps whatever it is sent ({name: value}): a test that shows a
         # state the firmware would set right again at its next refresh
         self.pinned = {}
@@ -104,9 +107,13 @@ class SSD1306:
         return self.alive
 
     def read(self, bus, buf, n):
-        # status byte: D6 = display off
+        # A read (R/W# = 1) gives the status byte (ds, "Status register read"; the I2C
+        # interface's read mode): bit 6 = 1 display off, the other bits reserved (modules seen
+        # return 0x03 or 0x06 in the low bits: obs); every byte of a longer read the same.
+        # A panel that lost its power is off until "display on" again.
+        v = (0x40 if not self.on else 0x00) | STATUS_LOW if self.read_back else 0xFF
         for i in range(n):
-            buf[i] = 0x00 if self.on else 0x40
+            buf[i] = v
 
     def write(self, bus, data):
         n = len(data)

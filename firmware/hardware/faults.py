@@ -6,22 +6,31 @@
 #   display N holds   a segment that keeps holding the bus: its channel switched off at
 #                     the switch, its display(s) marked failed for good
 #   switch reset      its channel register read back wrong: set again
-# A display that lost its power ACKs as before and nothing can be read back from it, so
-# at quiet moments one display in use at a time gets its settings and whole picture again
-# (refresh()): a repowered panel is right again within a round of them.
+#   display N lost power   lit, yet its status byte says "display off" (a panel whose
+#                     supply dropped and came back ACKs as before, dark, its RAM and
+#                     settings gone): its settings and whole picture again
+#   display N not answering / came back   it NACKs; once it ACKs again, set up and redrawn
+# The status byte (bit 6: display off) is read from one display in use at a time, one every
+# _LOOK_MS when nothing else is to do, and from every one at a deal's end. A module whose
+# reads do not say "off" right after its settings and "on" once lit is mended blind instead
+# (said once): one such display every _REFRESH_MS given its settings and picture again once
+# the table is quiet, and every one at a deal's end.
 from micropython import const
 
 from . import drvtime
 from .health import fault
+from .seat_displays import READ_OFF, READ_ON, STATUS_OFF
 
 _READER = const(1)
 _BUS = const(2)
 _SWITCH = const(4)
-_CHECK_MS = const(100)       # the bus's SDA and the switch's register looked at, when quiet
-_REFRESH_MS = const(150)     # one display in use given its settings and picture, when quiet
+_REFRESH_MS = const(150)     # one blind display given its settings and picture, when quiet
+_LOOK_MS = const(50)         # the switch's register and one display's status byte read,
+#                              when nothing else is to do
 _QUIET_MS = const(300)       # quiet: nothing happened for so long (a player deciding, the
 #                              cards gathered between deals), so no card is on its way
-_HOLDS = const(3)            # bus clears with one channel on: that segment holds the bus
+_HOLDS = const(3)            # clears in a row, its channel tried again after each, that
+#                              a segment holds the bus again at once: switched off
 _SAMCONFIG = const(0x14)     # PN532 SAMConfiguration (docs/DEVICES.md)
 _RESET_HOLD_US = const(1000)  # RSTPDN held low (the chip needs far less)
 _BOOT_US = const(3000)       # RSTPDN high -> asked whether it answers, this often
@@ -44,13 +53,17 @@ class Faults:
         self.slots = slots               # display i -> (switch channel, address)
         self.active = 0                  # the faults reported and not recovered yet
         self.counts = [0, 0, 0, 0]       # since boot: reader, bus, switch, display
-        self.holds = bytearray(8)        # bus clears while a channel was on
         self.cut_off = 0                 # channels switched off for good
-        self.checked = 0                 # ticks_ms of the last quiet check
+        self.checked = 0                 # ticks_ms of the last look (switch, a display)
         self.refreshed = 0               # ticks_ms of the last refresh
         self.next_display = 0            # the display the next refresh is for
+        self.next_look = 0               # the display the next status look is for
         self.swept = -1                  # the deal after whose end every display was
-        #                                  drawn whole (_sweep)
+        #                                  looked at or drawn whole (_sweep)
+        self.sweeping = 0                # bit i: display i is still to be looked at (_sweep)
+        self.blind = 0                   # bit i: display i's reads mean nothing (said once)
+        self.gone = 0                    # bit i: display i reported not answering
+        self.looks = 0                   # status bytes read (the bench's count)
 
     def _report(self, bit, text):
         words = text.split()             # counted for `health`: "reader", "display 3", ...
@@ -75,20 +88,45 @@ class Faults:
 
     # --- the bus
     def clear_bus(self):
+        """SDA held low: nine clocks and a STOP. Each switch channel that was on is tried
+        again at once (a display's status read through it): a segment that holds SDA again
+        at once, _HOLDS times in a row, is switched off for good."""
         self.counts[1] += 1
         mux = self.mux
         on = mux.mask if mux is not None and mux.mask > 0 else 0
         self._report(_BUS, "bus stuck: cleared")
         free = self.bus.clear()
-        if mux is None:
-            return
-        mux.mask = -1                    # a transfer cut off: the switch is set again
-        for ch in range(8):
-            if on >> ch & 1 and not self.cut_off >> ch & 1:
-                self.holds[ch] += 1
-                if self.holds[ch] >= _HOLDS or not free:
-                    self._cut_off(ch, free)
+        if mux is not None:
+            mux.mask = -1                # a transfer cut off: the switch is set again
+            for ch in range(8):
+                if on >> ch & 1 and not self.cut_off >> ch & 1:
+                    free = self._try_channel(ch, free)
         self.active &= ~_BUS
+
+    def _try_channel(self, ch, free):
+        """Channel ch was on when the bus stuck: its segment is used again at once and
+        cleared again while it holds the bus; switched off when it keeps holding it (or
+        SDA stayed low). True when the bus is free."""
+        for _ in range(_HOLDS):
+            if not free:
+                break
+            if not self._probe(ch) or not self.bus.stuck():
+                return True              # a glitch, not the segment's doing
+            self.counts[1] += 1
+            free = self.bus.clear()
+            self.mux.mask = -1
+        self._cut_off(ch, free)
+        return not self.bus.stuck()
+
+    def _probe(self, ch):
+        """A status read of a display on channel ch (False: none to read)."""
+        disp = self.t.screens.disp
+        for i in range(len(self.slots)):
+            if self.slots[i][0] == ch and disp is not None and i < disp.n and \
+                    disp._devs[i] is not None:
+                disp.status(i)
+                return True
+        return False
 
     def _cut_off(self, ch, free):
         """Channel ch's segment keeps holding the bus: it is switched off for good."""
@@ -97,10 +135,7 @@ class Faults:
         for i in range(len(self.slots)):
             if self.slots[i][0] == ch and disp is not None and i < disp.n:
                 disp.disable(i)
-                self.counts[3] += 1
-                n = _BANKER + 1 if i == _BANKER else i + 1
-                fault("display %d" % n)
-                self.t.refuse("fault display %d holds the bus: switched off" % n)
+                self._display(i, "holds the bus: switched off")
         if not free:
             self.bus.clear()             # let go now that its channel will not come back
         try:
@@ -117,20 +152,23 @@ class Faults:
             self.check_switch()
 
     def check_switch(self):
+        """The switch's channel register read back; set again when it was reset. True
+        when the displays can be looked at through it."""
         mux = self.mux
         if mux is None or mux.mask < 0:
-            return
+            return True
         try:
             same = mux.check()
         except OSError:
-            return
+            return False
         if same:
             self.active &= ~_SWITCH
-            return
+            return True
         self.counts[2] += 1
         self._report(_SWITCH, "switch reset: set again")
         mux.mask = -1                    # written again by the next display's transfer
         self.active &= ~_SWITCH
+        return False
 
     def quiet(self, now):
         """Nothing else to do in this pass (no card, no press, no display to draw)."""
@@ -140,30 +178,95 @@ class Faults:
         if self.bus is not None and self.bus.stuck():    # (one register read on a Pico)
             self.clear_bus()
             return
-        if drvtime.ticks_diff(now, self.checked) >= _CHECK_MS:
+        e = self.t.session.e
+        shown = e is not None and self.t.screens.disp is not None
+        if shown and self._sweep(e):
+            return
+        if drvtime.ticks_diff(now, self.checked) >= _LOOK_MS:
+            # (a byte or two on the bus each: no need to wait for quiet) the switch first:
+            # a look through a reset one would set it again unseen, or blame the display
             self.checked = now
-            self.check_switch()
+            if self.check_switch() and shown:
+                self.look_next(e)
+            return
+        if not shown:
             return
         if drvtime.ticks_diff(now, self.t.house.active_at) < _QUIET_MS:
             return                       # a card or a press may follow at once: no redraw
-        e = self.t.session.e
-        if e is not None and self._sweep(e):
-            self.refreshed = now
-        elif drvtime.ticks_diff(now, self.refreshed) >= _REFRESH_MS:
+        if self.blind and drvtime.ticks_diff(now, self.refreshed) >= _REFRESH_MS:
             self.refreshed = now
             self.refresh()
 
-    def refresh(self):
-        """The next display in use gets its settings and its whole picture again."""
+    def _in_use(self, e, i):
+        return i == _BANKER or i < min(e.seats, _BANKER)
+
+    def look_next(self, e):
+        """The next display in use that can be read is looked at."""
+        for _ in range(_BANKER + 1):
+            i = self.next_look
+            self.next_look = 0 if i >= _BANKER else i + 1
+            if self._in_use(e, i) and i < self.t.screens.disp.n and \
+                    not self.blind >> i & 1 and self.look(i):
+                return
+
+    def look(self, i):
+        """Display i's status byte read: a panel that lost its power (lit, yet "off")
+        or went away or came back is reported and set up again. False when there was
+        nothing to read (switched off for good)."""
         sc = self.t.screens
+        disp = sc.disp
+        if disp._devs[i] is None:
+            return False
+        st = disp.status(i)
+        self.looks += 1
+        if st < 0:
+            if self.bus is not None and self.bus.stuck():
+                self.clear_bus()         # not the display's doing
+            elif not self.check_switch():
+                pass                     # nor this: looked at again in a round
+            elif disp.ok[i] or not self.gone >> i & 1:
+                disp.ok[i] = 0           # drawn again once it answers
+                self._display(i, "not answering")
+                self.gone |= 1 << i
+            return True
+        if not disp.ok[i]:               # answers again (or after a bus or switch fault)
+            if not disp.revive(i):
+                return True
+            sc.hashes[i] = 0
+            sc.mark(i)
+        if self.gone >> i & 1:           # (or a redraw set it up again already)
+            self.gone &= ~(1 << i)
+            self._display(i, "came back: set again")
+            return True
+        if not disp.lit(i):
+            return True                  # set up, its first picture on its way
+        reads = disp.reads[i]
+        if not reads & READ_ON:          # lit: does it say so?
+            if reads & READ_OFF and not st & STATUS_OFF:
+                disp.reads[i] = reads | READ_ON
+            else:
+                self.blind |= 1 << i
+                self.t.say("# display %d: its status byte cannot be read (%02x): mended "
+                           "blind, redrawn whole at quiet moments" % (_number(i), st))
+            return True
+        if st & STATUS_OFF:
+            self._display(i, "lost power: set again")
+            self._refresh(i)
+        return True
+
+    def _display(self, i, what):
+        self.counts[3] += 1
+        n = _number(i)
+        fault("display %d" % n)
+        self.t.refuse("fault display %d %s" % (n, what))
+
+    def refresh(self):
+        """The next blind display in use gets its settings and its whole picture again."""
         e = self.t.session.e
-        if sc.disp is None or e is None:
-            return
-        seats = min(e.seats, _BANKER)
         for _ in range(_BANKER + 1):
             i = self.next_display
             self.next_display = 0 if i >= _BANKER else i + 1
-            if (i < seats or i == _BANKER) and self._refresh(i):
+            if self._in_use(e, i) and self.blind >> i & 1 and self._refresh(i):
                 return
 
     def _refresh(self, i):
@@ -177,16 +280,30 @@ class Faults:
         return True
 
     def _sweep(self, e):
-        """Between deals every display in use is drawn whole once, with its settings:
-        one that lost its power during the deal is right again before the next begins.
-        True if it was due."""
-        if e.phase != _PH_IDLE or e.deals == self.swept:
+        """Between deals every display in use is looked at (a blind one drawn whole
+        with its settings), one a pass: one that lost its power during the deal is right
+        again before the next begins. True if one was."""
+        if e.phase == _PH_IDLE and e.deals != self.swept:
+            self.swept = e.deals
+            for i in range(min(self.t.screens.disp.n, _BANKER + 1)):
+                if self._in_use(e, i):
+                    self.sweeping |= 1 << i
+        if not self.sweeping:
             return False
-        self.swept = e.deals
-        for i in range(min(e.seats, _BANKER)):
+        i = 0
+        while not self.sweeping >> i & 1:
+            i += 1
+        self.sweeping &= ~(1 << i)
+        if self.blind >> i & 1:
             self._refresh(i)
-        self._refresh(_BANKER)
+        else:
+            self.look(i)
         return True
+
+
+def _number(i):
+    """Display i as its fault lines name it: seat i + 1's, the banker's 9."""
+    return _BANKER + 1 if i == _BANKER else i + 1
 
 
 def restart_reader(reader):
@@ -246,6 +363,11 @@ def watch(table):
     b = table.board
     f = Faults(table, b.make_bus_clear() if hasattr(b, "make_bus_clear") else None,
                b.make_mux() if hasattr(b, "make_mux") else None, getattr(b, "SLOTS", None))
+    disp = table.screens.disp
+    if disp is not None:                 # missing at boot: said by the power-on check
+        for i in range(disp.n):
+            if not disp.ok[i]:
+                f.gone |= 1 << i
     table.screens.faults = f
     table.house.faults = f
     if hasattr(table.reader, "doctor"):

@@ -11,6 +11,9 @@
 # the highlighted page, all in preallocated bytearrays.
 # A display that stops answering makes show() return -1; it is re-initialised and fully
 # redrawn on the next show() that reaches it.
+# Each panel's status byte (one byte read: bit 6 = display off) tells a panel that lost its
+# power (off, yet ACKing) from a lit one; whether a module's reads mean that is checked
+# (reads[i]: "off" read right after its settings here, "on" read once lit, faults.py).
 # Start-up: the driver's own init_display() runs once, against a recorder, for its command
 # sequence; each panel then gets those commands in one write (not one write a command), is
 # not cleared (its RAM is unknown: the first show() sends every page, which is the clear)
@@ -37,6 +40,9 @@ _RUN_PAGES = const(2)
 
 
 _DISPLAY_ON = 0xAF
+STATUS_OFF = 0x40        # the status byte's bit 6: display off (docs/DEVICES.md)
+READ_OFF = 1             # reads[i]: its status said "off" right after its settings
+READ_ON = 2              # reads[i]: and "on" once lit: its reads can be trusted
 _SET_COLUMNS = 0x21
 _ON = b"\x00\xaf"
 
@@ -153,6 +159,8 @@ class SeatDisplays:
         self.last_pages = 0
         self.failures = 0
         self._dark = bytearray(self.n)   # 1: initialised, not switched on yet
+        self.reads = bytearray(self.n)   # READ_OFF | READ_ON: what its status reads showed
+        self._status = bytearray(1)
         rec = _Recorder()
         drv = SSD1306_I2C(width, height, rec, addr=targets[0][1])
         self._init_cmds = bytes(rec.cmds)
@@ -178,10 +186,12 @@ class SeatDisplays:
         try:
             with dev:
                 dev.write(self._init_cmds)
+                dev.readinto(self._status)   # "off" now, if its reads mean anything
         except OSError:
             self.ok[i] = 0
             self.failures = count_up(self.failures)
             return False
+        self.reads[i] = READ_OFF if self._status[0] & STATUS_OFF else 0
         self.ok[i] = 1
         self._dark[i] = 1
         self._mark(i, _UNKNOWN)          # its RAM holds noise: every page goes out whole
@@ -190,8 +200,8 @@ class SeatDisplays:
 
     def refresh(self, i):
         """Display i gets its settings again now but "display off" (a panel that lost its
-        power keeps none, and cannot be asked; a lit one stays lit), the next show() every
-        page, then "display on"."""
+        power keeps none; a lit one stays lit), the next show() every page, then "display
+        on"."""
         dev = self._devs[i]
         try:
             with dev:
@@ -200,6 +210,25 @@ class SeatDisplays:
             self.ok[i] = 0
         self._dark[i] = 1
         self._mark(i, _UNKNOWN)
+
+    def status(self, i):
+        """Display i's status byte (one byte read), -1 when it does not answer."""
+        dev = self._devs[i]
+        try:
+            with dev:
+                dev.readinto(self._status)
+        except OSError:
+            return -1
+        return self._status[0]
+
+    def lit(self, i):
+        """Display i is initialised, answering and switched on (as far as it was told)."""
+        return self.ok[i] and not self._dark[i]
+
+    def revive(self, i):
+        """Display i answers again after it did not: its settings again (display off),
+        every page at the next show(). False when it still does not answer."""
+        return self._devs[i] is not None and self._init(i)
 
     def disable(self, i):
         """Display i is never tried again (its segment is switched off): no device."""

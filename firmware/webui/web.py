@@ -124,6 +124,14 @@ class Web:
         self.session_e = self.t.e
         self.t.ui.codes = self.codes
 
+    def tell_codes(self):
+        """No display answers (a bare Pico W): the codes go on the serial line, for the
+        dealer, who types every card there, to read out."""
+        d = self.t.screens.disp
+        if d is None or not any(d.ok):
+            self.t.say("# web: seat codes " + ", ".join(
+                "%d %s" % (s, self.codes[s]) for s in range(1, self.t.settings.seats + 1)))
+
     def _reset_up(self):
         for i in range(len(self.up_from)):
             self.up_from[i] = 255
@@ -150,6 +158,7 @@ class Web:
         e = t.e
         if e is not self.session_e and t.nev == 0 and e is not None:
             self._new_codes()              # a new session: the old codes die
+            self.tell_codes()
             self.version = drvtime.count_up(self.version)
         elif e is not self.session_e:
             self.session_e = e             # UNDO rebuilt the same session's engine
@@ -607,6 +616,7 @@ def run(table, net):
     table.screens.all_dirty()              # the seat displays get their codes
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))
+    web.tell_codes()
     asyncio.run(_main(web, net.host))
     # the app, its routes, the last answer and the cut serve no one now: their heap is
     # free for what the table does next (left where the session put them, they split it)

@@ -2,12 +2,21 @@
 (nothing on I2C0) boots without a reboot loop, answers `health` and `help`, plays events
 typed on the serial line and lets mpremote into the raw REPL (Ctrl-C, then Ctrl-A); a
 hung loop (`hang`) is reset by the RP2040's watchdog (machine.WDT; its reset is emulated
-by tools/vpico) and the session resumes from the journal saying "watchdog"."""
+by tools/vpico) and the session resumes from the journal saying "watchdog". A bare Pico W
+(its own UF2, boards/vpico_w.py's phones long-polling) plays on the phones: the cards a
+dealer types are in every seat's answers."""
+import json
+
 import pytest
 
 import simtable as S
 from boards import sim
 from vpico.pico import FROZEN, Pico, VpicoError, firmware_dir, node_ready, uf2_for
+
+import bench_pico as B
+import runner as R
+from game.cards import card_name
+from game.transcript import Header, parse_event, strip
 
 WALL = 600      # wall-clock bound of any one wait
 BARE = {"n_displays": 0, "reader": False, "switch": False}
@@ -84,3 +93,72 @@ def test_hung_loop_is_reset_by_the_watchdog_and_resumes(ready, tmp_path):
         assert "boot watchdog" in _line(p, "ok health: ")
     finally:
         p.close()
+
+
+def _hands_after(head, events):
+    """{seat: [card names of its hands]} once `events` are played (CPython's engine)."""
+    h = Header()
+    for line in head:
+        h.take(strip(line))
+    e = h.engine()
+    for line in events:
+        assert e.apply(*parse_event(strip(line))) is None, line
+    out = {}
+    for i in range(e.norder):
+        slot = e.slot_at(i)
+        out.setdefault(e.hand_seat(slot), []).append(
+            [card_name(e.card(slot, k)) for k in range(e.ncards(slot))])
+    return out
+
+
+def test_bare_pico_w_plays_on_the_phones(ready, tmp_path):
+    """No reader, no switch, no display: the Pico W's UF2 boots once, says what is
+    missing, tells the seats' phone codes on the serial line (no display shows them),
+    takes the cards a dealer types and serves them to the phones."""
+    seats = 3
+    flash = str(tmp_path / "flash_w.bin")
+    uf2_for(FROZEN, "RPI_PICO_W")
+    run = R.Pico(flash, board="RPI_PICO_W")
+    run.boot()
+    B.set_files(run, {"settings.txt": S.settings_text("table", seats),
+                      "board.mpy": B.phones_board()})
+    p = Pico(flash, board="RPI_PICO_W", world=sim.build(**BARE))
+    run = R.Pico(pico=p, board="RPI_PICO_W", live_serial=True, wall_timeout=WALL)
+    try:
+        run.boot()
+        run.run(lambda r: r.saw("# web: phones"), max_s=20)
+        check = [x for x in run.lines if x.startswith("# check: ")]
+        assert len(check) == 1 and "reader missing" in check[0], run.lines
+        assert not run.saw("Traceback")
+        run.send("health")
+        run.run(lambda r: r.saw("ok health: "), max_s=p.emulated_now() + 10)
+        line = [x for x in run.lines if x.startswith("ok health: ")][0]
+        for part in ("reader missing", "switch missing", "banker display missing"):
+            assert part in line, (part, line)
+        codes = [x for x in run.lines if x.startswith("# web: seat codes ")]
+        assert len(codes) == 1 and codes[0].count(",") == seats - 1, codes
+        head, events = S.script_session("table", seats, seed=1)
+        # the first deal up to the banker's turn: every seat holds cards then
+        k = next(j for j in range(len(events)) if events[j] == "stick 3") + 1
+        typed = len(run.lines)
+        for j, ev in enumerate(events[:k]):
+            run.send(ev)
+            run.run(lambda r: r.saw("ok #%d " % (j + 1), typed) or r.saw("! ", typed),
+                    max_s=p.emulated_now() + 10)
+            assert not run.saw("! ", typed), run.lines[-5:]
+        want = _hands_after(head, events[:k])
+        seen = {}
+
+        def answered(r):
+            for seat, status, body in r.web:
+                t = json.loads(body)
+                if status == 200 and t["events"] == k:
+                    seen[seat] = t
+            return set(seen) >= set(range(seats + 1))
+        run.run(answered, max_s=p.emulated_now() + 10)
+        for seat in range(2, seats + 1):          # seat 1 is the banker: no hand of its own
+            assert [m["cards"] for m in seen[seat]["mine"]] == want[seat], seat
+        assert seen[0]["phase"] == "banker"
+        assert p.resets == [] and not run.saw("Traceback")
+    finally:
+        run.close()

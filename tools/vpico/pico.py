@@ -427,7 +427,7 @@ class Pico:
         except OSError:
             extra = w.clock.ns - t0
             self._txn = None
-            self._reply("n %d %s" % (extra, self._irq_state()))
+            self._reply("n %d %s %d" % (extra, self._irq_state(), w.bus.sda()))
             return
         extra = w.clock.ns - t0
         sync = 1 if w.pn532 in devs else 0
@@ -436,9 +436,10 @@ class Pico:
             buf = bytearray(32)
             self._peek(t, buf)
             t[4] = bytes(buf)
-            self._reply("k %d %d %s %s" % (extra, sync, self._irq_state(), buf.hex()))
+            self._reply("k %d %d %s %d %s" % (extra, sync, self._irq_state(), w.bus.sda(),
+                                              buf.hex()))
         else:
-            self._reply("k %d %d %s" % (extra, sync, self._irq_state()))
+            self._reply("k %d %d %s %d" % (extra, sync, self._irq_state(), w.bus.sda()))
 
     def _peek(self, t, buf):
         dev = t[2][0]

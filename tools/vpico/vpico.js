@@ -32,8 +32,10 @@
 //   the operation torn, DONE bytes of its COUNT finished)
 //   and requests answered at once, while the CPU waits:
 //   b PIN LEVEL NS -> "SDA" (the firmware drives an I2C wire as a GPIO: SDA's level now) |
-//   a ADDR MODE NS -> "n EXTRA IRQ FALL" or "k EXTRA SYNC IRQ FALL [HEX]" (address phase;
-//     HEX previews a read's bytes) | x ADDR NS N -> HEX (a longer read preview) |
+//   a ADDR MODE NS -> "n EXTRA IRQ FALL SDA" or "k EXTRA SYNC IRQ FALL SDA [HEX]" (address
+//     phase; SDA: the wire's level once it is over (a target on a switch segment may grab
+//     it then), set on the SDA pin; HEX previews a read's bytes) |
+//   x ADDR NS N -> HEX (a longer read preview) |
 //   w ADDR NS HEX / r ADDR NS COUNT (the transaction at its STOP) -> "IRQ FALL" when the
 //     address phase said SYNC=1, no answer otherwise.
 'use strict';
@@ -607,12 +609,14 @@ i2c.onConnect = (addr, mode) => {
   const extra = parseInt(parts[1], 10);
   if (parts[0] === 'n') {
     parseIrq(parts, 2);
+    mcu.gpio[SDA_PIN].setInputValue(parts[4] !== '0');   // what SIO GPIO_IN reads of it
     later(9 * sclPeriodNs() + extra, () => i2c.completeConnect(false));
     return;
   }
   txn = { addr, read, sync: parts[2] === '1', data: [], count: 0,
-          preview: parts[5] ? Buffer.from(parts[5], 'hex') : Buffer.alloc(0) };
+          preview: parts[6] ? Buffer.from(parts[6], 'hex') : Buffer.alloc(0) };
   parseIrq(parts, 3);
+  mcu.gpio[SDA_PIN].setInputValue(parts[5] !== '0');
   later(9 * sclPeriodNs() + extra, () => i2c.completeConnect(true));
 };
 i2c.onWriteByte = (v) => {
