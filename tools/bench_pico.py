@@ -564,6 +564,54 @@ while True:
 print(most, n, longest)"""
 
 
+WEB_PROBE = """import gc, json, asyncio
+from time import ticks_diff, ticks_us
+from table import app
+from webui import web
+import board
+t = app.table
+t.stop = False
+w = web.Web(t, 80, 10, None)
+t.web = w
+a = web.make_app(w)
+def took(f, n=5):
+    best = 1 << 30
+    for _ in range(n):
+        gc.collect()
+        t0 = ticks_us()
+        f()
+        best = min(best, ticks_diff(ticks_us(), t0))
+    return best
+def fresh():
+    w.version += 1
+def public():
+    fresh()
+    w.answer(0)
+def seat():
+    w.answer(3)
+def private():
+    json.dumps(w.private(3))
+def req(path, show):
+    w.version += 1
+    asyncio.run(board.request(a, 3, b"GET", path, b"Cookie: seat3=%s\\r\\n" % w.tokens[3].encode(), show=show))
+print("probe", took(public), took(seat), took(private),
+      took(lambda: req(b"/api/seat/3?after=0", False)),
+      took(lambda: req(b"/api/seat/3?after=0", True)),
+      took(lambda: req(b"/nothing", False)), took(gc.collect))
+"""
+
+
+def web_probe(run):
+    """Emulated us, at the REPL after the session (the table's last state): the public
+    answer made anew, a seat's answer on it, that seat's own part alone, a whole seat
+    request through microdot (without and with its line on the serial port), a request
+    microdot refuses (404: its parsing alone), a collection."""
+    out = run.exec(WEB_PROBE)
+    words = out.split()
+    i = words.index("probe")
+    return [int(x) for x in words[i + 1:i + 8]]
+
+
 def history_alone(run):
     """(heap the standings' answer holds at its most, after a collection at each piece;
     its bytes; the longest piece to make, emulated us: a slice of the connection's task),
@@ -601,6 +649,8 @@ class _FinalAnswers:
             if status != 200:
                 continue
             t = json.loads(body)
+            if "events" not in t:
+                continue                 # the table as it was: its version only
             if t.get("events") == self.events and (seat or t.get("phase") == "over"):
                 self.done.add(seat)
             else:
@@ -645,11 +695,12 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
         heap = heap_lines(run.halt())
         free, block = run.mem_info()
         alone = history_alone(run)
+        probe = web_probe(run)
         run.close()
         hist = [x.split()[1:] for x in run.lines if x.startswith("#hist ")]
         return {"history": [(path, int(st), int(n), sha) for path, st, n, sha in hist],
                 "kept": kept,
-                "history_alone": alone,
+                "history_alone": alone, "web_probe": probe,
                 "heap_peak": heap.get("peak", 0), "lowest_free": heap.get("lowest_free", 0),
                 "free_end": free, "block": block, "answers": run.web, "lines": run.lines,
                 "cards": cards, "buttons": buttons, "buttons_all": buttons_all,
@@ -837,6 +888,10 @@ def w_rows(r):
           "its longest piece %.1f ms"
           % (len(h), "/".join(sorted(set(str(x[2]) for x in h))),
              format(r["history_alone"][0], ","), r["history_alone"][2] / 1000))
+    print("  on the Pico W (us, at the REPL after the session): the public answer %d, a seat's "
+          "answer on it %d, the seat's own part %d; a whole seat request %d, with its line "
+          "on the serial port %d; a request refused (microdot's parsing) %d; a collection %d"
+          % tuple(r["web_probe"]))
     web = [x for x in r["lines"] if x.startswith("# web: ") and "requests" in x]
     print("  %d answers to the phones; %s" % (len(r["answers"]), web[0][7:] if web else ""))
     return ok

@@ -40,6 +40,9 @@ def test_every_answer_is_right_and_shows_no_hidden_card(played):
     checked = []
     for seat, _, body in answers:
         t = json.loads(body)
+        if "events" not in t:
+            assert list(t) == ["v"], body          # a long poll that ended unchanged
+            continue
         checked.append((t["events"], seat - 1 if seat else 8, body))
         if seat:
             assert t["seat"] == seat
