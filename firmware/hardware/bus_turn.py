@@ -9,8 +9,6 @@
 #   3. Between two pages of any display the reader gets a look, and a card that waits or a
 #      press sends the loop round first (the rest of the display follows).
 #   4. While the tag mode runs it has the reader to itself (`lent`).
-#   5. The processor too, where the web part shares it (webui/web.py): its connections wait
-#      while a card is being read or waits, a press waits, or the own display is owed.
 
 
 class BusTurn:
@@ -40,18 +38,6 @@ class BusTurn:
             return True
         f = self.own
         return f >= 0 and dirty & (1 << f) and r.settling()
-
-    def table_first(self, dirty):
-        """Has the table work that goes before anything else (`dirty`: the displays
-        waiting)? A card being read or waiting, a press taken, the own display owed."""
-        r = self.reader
-        if r is not None and not self.lent and r.urgent():
-            return True
-        b = self.btn
-        if b is not None and b.queued():
-            return True
-        f = self.own
-        return f >= 0 and dirty >> f & 1
 
     def service(self):
         """The reader gets a look (between display pages, after a journal write)."""

@@ -117,11 +117,6 @@ class Buttons:
         display pages (a press must not pass unseen while a display is drawn)."""
         return True
 
-    def queued(self):
-        """A press taken and not yet handed to the loop: none here (the loop's own pass
-        samples the pins)."""
-        return False
-
     def any_down(self):
         for i in range(self.n):
             if self.state[i] == 0:
@@ -204,8 +199,6 @@ class SampledButtons:
     def pending(self):
         """A press waits in the queue (the timer samples the pins meanwhile)."""
         return self.head != self.tail
-
-    queued = pending
 
     def any_down(self):
         return self.b.any_down()

@@ -7,8 +7,8 @@
 # The loop: asyncio runs the table's step() as one task and the server's connections as
 # others; a step runs to its end, then every connection that is ready gets one slice (up
 # to its next wait). The table goes first: a connection's next slice (a request begun, an
-# answer made, each write) waits, parked, while the table has work that cannot wait (the
-# bus turn's table_first: a card, a press, the own display). A held long poll wakes at
+# answer made, each write) waits, parked, while the table has work that cannot wait (read
+# off the bus turn: a card, a press, the own display). A held long poll wakes at
 # the table's next version, not at a poll of its own. Connections are bounded (_MAX_OPEN), each lives at most
 # `web_timeout` seconds, a request head is at most _HEAD_MAX bytes, a body _BODY_MAX.
 #
@@ -349,6 +349,24 @@ class Web:
             self.told = self.version
             self.news.set()
 
+    def table_first(self):
+        """Has the table work that goes before the connections'? Read off its bus turn
+        (hardware/bus_turn.py): a card being read or waiting (the reader's IRQ says so at
+        once), a press the buttons' timer has taken, the display of the event just taken
+        still owed."""
+        t = self.t
+        bus = t.turn
+        r = bus.reader
+        if r is not None and not bus.lent and r.urgent():
+            return True
+        b = bus.btn
+        # (a queue only where a timer samples the buttons: elsewhere the loop's own pass
+        # does, and pending() is always true)
+        if b is not None and hasattr(b, "head") and b.pending():
+            return True
+        f = bus.own
+        return f >= 0 and t.screens.dirty >> f & 1
+
     async def turn(self):
         """A connection's next slice: not while the table has work that goes first (a card,
         a press, the own display: the bus turn says); parked until a step after which it
@@ -356,16 +374,14 @@ class Web:
         t = self.t
         if not self.stepping:
             return                         # (no table loop: the history pages' tests)
-        bus = t.turn
-        sc = t.screens
-        while not t.stop and bus.table_first(sc.dirty):
+        while not t.stop and self.table_first():
             await self.go.wait()
 
     def give(self):
         """After a table step: the parked connections go on, unless the table has work
         that goes first (then they stay parked, costing the table nothing)."""
         t = self.t
-        if t.stop or not t.turn.table_first(t.screens.dirty):
+        if t.stop or not self.table_first():
             self.go.set()                  # every parked connection is scheduled now
             self.go.clear()
         else:

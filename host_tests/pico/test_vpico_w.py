@@ -14,11 +14,11 @@ SEATS = 8
 # Issue 43's speed goals, on this same session (the nine phones long-polling, the seat
 # OLEDs on): each asserted at its goal as a strict xfail while missed, and beside it the
 # figure held at a limit with at least 10% room so that it cannot grow unseen.
-HELD_CARD_AVG_MS = 65.0
-HELD_CARD_P95_MS = 97.0
-HELD_CARD_MAX_MS = 130.0
-HELD_BUTTON_MS = 165.0
-HELD_READER_GAP_MS = 1080
+HELD_CARD_AVG_MS = 68.0
+HELD_CARD_P95_MS = 101.0
+HELD_CARD_MAX_MS = 125.0
+HELD_BUTTON_MS = 175.0
+HELD_READER_GAP_MS = 1100
 HELD_PHONE_P95_MS = 1700.0
 HELD_PHONE_MAX_MS = 3300.0
 
@@ -97,8 +97,8 @@ def test_last_nights_standings_are_served_while_the_table_plays(played, tmp_path
     hist = played["history"]
     assert hist[0][:2] == ("/history", 200) and hist[0][2] > 0
     api = [h for h in hist if h[0] == "/api/history/0001"]
-    # one every HISTORY_PAUSE_MS (5 s) and its answer's time, all through the session
-    assert len(api) >= played["emulated_s"] / 8 and all(h[1] == 200 for h in api), hist[:3]
+    # one every HISTORY_PAUSE_MS (5 s) after the last one ended, all through the session
+    assert len(api) >= played["emulated_s"] / 10 and all(h[1] == 200 for h in api), hist[:3]
     want = _standings_of_the_kept_session(played, tmp_path)
     assert {(h[2], h[3]) for h in api} == {(len(want), hashlib.sha256(want).hexdigest())}
 
@@ -128,7 +128,7 @@ def test_cards_reach_their_seat_displays_within_the_held_limits(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: a card reaches its seat's OLED in about "
-                   "58 / 87 / 118 ms (avg / p95 / max) with nine phones served")
+                   "61 / 91 / 113 ms (avg / p95 / max) with nine phones served")
 def test_cards_reach_their_seat_displays_within_the_goals(played):
     avg, p95, most = _cards(played)
     assert avg <= B.GOALS["card_avg"] and p95 <= B.GOALS["card_p95"] and \
@@ -142,7 +142,7 @@ def test_a_button_release_shows_within_the_held_limit(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: a button's display is drawn up to about "
-                   "150 ms after its release with nine phones served")
+                   "160 ms after its release with nine phones served")
 def test_a_button_release_shows_within_its_goal(played):
     assert max(played["buttons"]) <= B.GOALS["button_max"], max(played["buttons"])
 
