@@ -180,3 +180,18 @@ def test_every_phone_sees_each_event_within_the_goals(played):
 def test_the_largest_free_block_keeps_its_room(played):
     """Issue 41's room: the block after the session at least 10% over its goal."""
     assert played["block"] >= B.GOALS["w_block"] * (1 + B.ROOM), played["block"]
+
+
+def test_the_bench_prints_the_pico_w_rows_of_these_figures(played, monkeypatch, capsys):
+    """`make bench`'s bench_pico.py on the figures measured above (one emulation for both):
+    every row of issue 43 with its goal, and the probe of a request's parts."""
+    import re
+    monkeypatch.setattr(B, "measure_w", lambda **kw: played)
+    assert B.main(["--only", "pico_w", "--check"]) == 1         # (goals missed: see above)
+    out = capsys.readouterr().out
+    for want in ("tag in the field -> its seat's display", "button released -> its display",
+                 "longest stretch without a reader poll",
+                 "an accepted event -> each phone's answer showing it",
+                 "Pico W: largest free block after the session", "a whole seat request"):
+        assert want in out, (want, out)
+    assert re.search(r"pico_w: emulated \d+ s in \d+ s of wall time", out), out
