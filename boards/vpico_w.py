@@ -53,8 +53,9 @@ class _Reader:
 class _Writer:
     """A phone's end of the connection. The answer is taken as it is written, as a socket
     takes it into the Wi-Fi stack's own buffers: its head kept (status, cookie), an API
-    answer's body put on the serial line and its version noted, and nothing of it left in
-    the Pico's heap for the phone's task to pick up later."""
+    answer's body kept until the connection closes (the server's task waits for the
+    table's step between two writes: a line put out in pieces would have the table's
+    lines in between) and then put on the serial line whole, its version noted."""
 
     def __init__(self, phone, show):
         self.phone = phone
@@ -63,7 +64,7 @@ class _Writer:
         self.body = False                # the head's blank line has passed
         self.status = 0
         self.version = -1
-        self.printed = False
+        self.parts = []
 
     async def awrite(self, data):
         self.write(data)
@@ -81,15 +82,10 @@ class _Writer:
             self.body = True
             if self.head.startswith(b"HTTP/"):
                 self.status = int(self.head[9:12])
-            if self.show:
-                # the line is whole before the server's task next waits: no other task's
-                # line comes in between
-                sys.stdout.write("#web %d %d " % (self.phone, self.status))
-                self.printed = True
         if self.show and data:
             if self.version < 0:         # an API answer's (a page has none)
                 self.version = _version(data)
-            sys.stdout.buffer.write(data)
+            self.parts.append(data)
 
     async def drain(self):
         pass
@@ -98,8 +94,13 @@ class _Writer:
         self.close()
 
     def close(self):
-        if self.printed:
-            self.printed = False
+        if self.show and self.body:
+            self.show = False            # (once: a server that broke off closes it too)
+            # one go, no wait between: no other task's line comes in between
+            sys.stdout.write("#web %d %d " % (self.phone, self.status))
+            for part in self.parts:
+                sys.stdout.buffer.write(part)
+            self.parts = None
             sys.stdout.write("\n")
 
     async def wait_closed(self):

@@ -491,6 +491,8 @@ class Pico(Runner):
         self.stimuli = []                # (ns, kind, index) of every host action
         self.card_reads = []             # ns of every successful InDataExchange answer read
         self.web = []                    # (seat, status, body) of each "#web" answer
+        self.web_ns = []                 # the emulated ns each of them had come out by
+        self.accepted_ns = {}            # N -> emulated ns its "* #N" / "ok #N" line came out
         self.flash_by_event = {}         # events acknowledged -> [(kind, ns cost, start ns)]
         self.action_at = {}              # event index -> emulated ms its action started
         self.first_prompt_ns = None
@@ -558,7 +560,12 @@ class Pico(Runner):
             if line.startswith("#web "):   # a phone's answer (boards/vpico_w.py)
                 _, seat, status, body = line.split(" ", 3)
                 self.web.append((int(seat), int(status), body))
+                self.web_ns.append(self.p.world.clock.ns)
                 continue
+            if line.startswith(("* #", "ok #")):
+                n = line.split("#", 1)[1].split(" ", 1)[0]
+                if n.isdigit():
+                    self.accepted_ns.setdefault(int(n), self.p.world.clock.ns)
             if self.first_prompt_ns is None and line.startswith("> "):
                 self.first_prompt_ns = self.p.ns
             self._output(line)

@@ -6,7 +6,10 @@
 #
 # The loop: asyncio runs the table's step() as one task and the server's connections as
 # others; a step runs to its end, then every connection that is ready gets one slice (up
-# to its next socket wait). Connections are bounded (_MAX_OPEN), each lives at most
+# to its next wait). The table goes first: a connection's next slice (a request begun, an
+# answer made, each write) waits, parked, while the table has work that cannot wait (read
+# off the bus turn: a card, a press, the own display). A held long poll wakes at
+# the table's next version, not at a poll of its own. Connections are bounded (_MAX_OPEN), each lives at most
 # `web_timeout` seconds, a request head is at most _HEAD_MAX bytes, a body _BODY_MAX.
 #
 # Hidden information: the public answers show a player's cards only once face up (dealt
@@ -35,7 +38,7 @@ HOLD_MAX = 4
 _HEAD_MAX = const(2048)        # request line + headers, bytes
 _BODY_MAX = const(64)          # a code form's body
 _LINE_MAX = const(512)
-_POLL_MS = const(250)          # a long poll checks the table this often
+_POLL_MS = const(250)          # at a stop, the requests under way are looked at this often / 5
 POLL_WAIT_MS = 8000    # and answers unchanged after this long
 _DRAIN_MS = const(3000)        # at a stop, the longest the requests under way are waited for
 FREE_WRONG = 3
@@ -44,6 +47,8 @@ PHASES = ("", "cut", "idle", "bets", "deal", "stakes", "deal", "play", "banker",
 PRESETS = ("table", "classic", "casino")
 # MicroPython's asyncio has sleep_ms and wait_for_ms; CPython's only the second-based ones
 _sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
+_wait_for_ms = getattr(asyncio, "wait_for_ms", None) or (
+    lambda aw, ms: asyncio.wait_for(aw, ms / 1000))
 
 
 def lock_s(wrong):
@@ -113,7 +118,15 @@ class Web:
         self.most_away_us = 0              # longest the table task waited for its turn
         self.slow_turns = 0                # turns that took over _SLOW_TURN_US
         self.away_us = 0                   # all the turns together
+        self.step_us = 0                   # the table's steps together
+        self.most_step_us = 0
+        self.held_back = 0                 # steps after which the table's work went first
         self.server = None
+        self.stepping = False              # the table's loop runs (_table_loop)
+        self.go = asyncio.Event()          # set (and cleared) when the connections may
+                                           # go on: those waiting wake, never spin
+        self.news = asyncio.Event()        # set at each new version: the held polls wake
+        self.told = 1                      # the version the held polls were woken for
         self._new_codes()
         self._reset_up()
 
@@ -314,23 +327,74 @@ class Web:
             self.locked_until = drvtime.ticks_add(now, 1000 * lock_s(self.wrong))
         return "wrong", 0
 
+    def same(self, after):
+        """The answer to a long poll that ends with the table as it was: its version only
+        (the page keeps what it shows and asks again)."""
+        return ('{"v": %d}' % after).encode()
+
     def token_ok(self, seat, token):
         return 1 <= seat <= 8 and len(token) == 16 and token == self.tokens[seat]
 
     async def changed(self, after):
         """Wait (long poll) until the table differs from version `after`, or a while."""
-        waited = 0
         if self.version != after or self.held >= HOLD_MAX:
             return
         limit = min(POLL_WAIT_MS, self.timeout_ms - 1000)   # answer before the cut-off
         self.held += 1
         try:
-            while self.version == after and waited < limit and not self.t.stop:
-                await _sleep_ms(_POLL_MS)
+            while self.version == after and not self.t.stop:
+                await _wait_for_ms(self.news.wait(), limit)
                 self.slices = drvtime.count_up(self.slices)
-                waited += _POLL_MS
+        except asyncio.TimeoutError:
+            pass
         finally:
             self.held -= 1
+
+    def wake(self):
+        """After a table step: the held polls wake when the version moved (or the table
+        stops). The news stays set until the table's next step begins (a poll whose wait
+        has not started yet still sees it)."""
+        if self.version != self.told or self.t.stop:
+            self.told = self.version
+            self.news.set()
+
+    def table_first(self):
+        """Has the table work that goes before the connections'? Read off its bus turn
+        (hardware/bus_turn.py): a card being read or waiting (the reader's IRQ says so at
+        once), a press the buttons' timer has taken, the display of the event just taken
+        still owed."""
+        t = self.t
+        bus = t.turn
+        r = bus.reader
+        if r is not None and not bus.lent and r.urgent():
+            return True
+        b = bus.btn
+        # (a queue only where a timer samples the buttons: elsewhere the loop's own pass
+        # does, and pending() is always true)
+        if b is not None and hasattr(b, "head") and b.pending():
+            return True
+        f = bus.own
+        return f >= 0 and t.screens.dirty >> f & 1
+
+    async def turn(self):
+        """A connection's next slice: not while the table has work that goes first (a card,
+        a press, the own display: the bus turn says); parked until a step after which it
+        has none."""
+        t = self.t
+        if not self.stepping:
+            return                         # (no table loop: the history pages' tests)
+        while not t.stop and self.table_first():
+            await self.go.wait()
+
+    def give(self):
+        """After a table step: the parked connections go on, unless the table has work
+        that goes first (then they stay parked, costing the table nothing)."""
+        t = self.t
+        if t.stop or not self.table_first():
+            self.go.set()                  # every parked connection is scheduled now
+            self.go.clear()
+        else:
+            self.held_back = drvtime.count_up(self.held_back)
 
 
 class _Limited:
@@ -350,6 +414,8 @@ class _Limited:
         return data
 
     async def readline(self):
+        if self.left == _HEAD_MAX + _BODY_MAX:
+            await self.web.turn()          # a request starts when the table lets it
         return self._take(await self.r.readline())
 
     async def readexactly(self, n):
@@ -367,6 +433,7 @@ class _Writer:
         self.web = web
 
     async def awrite(self, data):
+        await self.web.turn()
         self.web.slices = drvtime.count_up(self.web.slices)
         self.web.sent = drvtime.count_up(self.web.sent, len(data))
         await self.w.awrite(data)
@@ -445,7 +512,11 @@ def make_app(web):
 
     @app.get("/api/table")
     async def api_table(req):
-        await web.changed(_after(req))
+        after = _after(req)
+        await web.changed(after)
+        await web.turn()
+        if web.version == after:
+            return web.same(after), 200, JSON
         return web.answer(0), 200, JSON
 
     @app.get("/seat/<n>")
@@ -479,7 +550,11 @@ def make_app(web):
         s = _seat(n)
         if not s or not web.token_ok(s, req.cookies.get("seat%d" % s, "")):
             return {"error": "open /seat/N with the seat's code first"}, 403
-        await web.changed(_after(req))
+        after = _after(req)
+        await web.changed(after)
+        await web.turn()
+        if web.version == after:
+            return web.same(after), 200, JSON
         return web.answer(s), 200, JSON
 
     @app.get("/health")
@@ -559,16 +634,27 @@ async def _table_loop(web):
         from time import ticks_diff, ticks_us
     except ImportError:                    # CPython
         ticks_us = None
+    web.stepping = True
     while not t.stop:
+        web.news.clear()                   # (set again after the step if it moved)
+        if ticks_us is not None:
+            t0 = ticks_us()
         busy = t.step()
         web.after_step()
+        if ticks_us is not None:
+            took = ticks_diff(ticks_us(), t0)
+            web.step_us = drvtime.count_up(web.step_us, took)
+            if took > web.most_step_us:
+                web.most_step_us = took
+        web.give()
+        web.wake()
         web.steps = drvtime.count_up(web.steps)
         if not busy and simulated:
             drvtime.sleep(0.001)           # the simulated clock moves while idle
         s0 = web.slices
         t0 = ticks_us() if ticks_us is not None else 0
-        # the connections' turn: all of them at once, one slice each (idle on a real
-        # board: asyncio waits on the sockets for the shortest sleep)
+        # the connections' turn: one slice each of those not parked (Web.turn; idle on a
+        # real board: asyncio waits on the sockets for the shortest sleep)
         await _sleep_ms(0 if busy or simulated else 1)
         if ticks_us is not None:
             away = ticks_diff(ticks_us(), t0)
@@ -580,6 +666,7 @@ async def _table_loop(web):
         n = (web.slices - s0) & drvtime.TICKS_MAX
         if n > web.most_slices:
             web.most_slices = n
+    web.stepping = False
 
 
 async def _main(web, host):
@@ -625,8 +712,10 @@ def run(table, net):
     web.cut = ()
     table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
               "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "
-              "turns %d us on average, longest %d us, over 2 ms %d; bytes sent %d" % (
+              "turns %d us on average, longest %d us, over 2 ms %d; bytes sent %d; table steps "
+              "%d us on average, longest %d us, %d held the connections back" % (
                   web.requests, web.refused, _MAX_OPEN, web.timeouts, web.errors,
                   web.most_open, web.checked, web.wrong, web.steps, web.most_slices,
                   web.away_us // max(1, web.steps), web.most_away_us, web.slow_turns,
-                  web.sent))
+                  web.sent, web.step_us // max(1, web.steps), web.most_step_us,
+                  web.held_back))

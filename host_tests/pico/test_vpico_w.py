@@ -11,6 +11,16 @@ from app_support import hidden_states, hidden_violations
 import bench_pico as B
 
 SEATS = 8
+# Issue 43's speed goals, on this same session (the nine phones long-polling, the seat
+# OLEDs on): each asserted at its goal as a strict xfail while missed, and beside it the
+# figure held at a limit with at least 10% room so that it cannot grow unseen.
+HELD_CARD_AVG_MS = 68.0
+HELD_CARD_P95_MS = 101.0
+HELD_CARD_MAX_MS = 125.0
+HELD_BUTTON_MS = 175.0
+HELD_READER_GAP_MS = 1100
+HELD_PHONE_P95_MS = 1700.0
+HELD_PHONE_MAX_MS = 3300.0
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +50,9 @@ def test_every_answer_is_right_and_shows_no_hidden_card(played):
     checked = []
     for seat, _, body in answers:
         t = json.loads(body)
+        if "events" not in t:
+            assert list(t) == ["v"], body          # a long poll that ended unchanged
+            continue
         checked.append((t["events"], seat - 1 if seat else 8, body))
         if seat:
             assert t["seat"] == seat
@@ -84,7 +97,8 @@ def test_last_nights_standings_are_served_while_the_table_plays(played, tmp_path
     hist = played["history"]
     assert hist[0][:2] == ("/history", 200) and hist[0][2] > 0
     api = [h for h in hist if h[0] == "/api/history/0001"]
-    assert len(api) >= 10 and all(h[1] == 200 for h in api), hist[:3]
+    # one every HISTORY_PAUSE_MS (5 s) after the last one ended, all through the session
+    assert len(api) >= played["emulated_s"] / 10 and all(h[1] == 200 for h in api), hist[:3]
     want = _standings_of_the_kept_session(played, tmp_path)
     assert {(h[2], h[3]) for h in api} == {(len(want), hashlib.sha256(want).hexdigest())}
 
@@ -99,3 +113,85 @@ def test_heap_of_one_standings_answer(played, tmp_path):
     assert n == len(_standings_of_the_kept_session(played, tmp_path))
     assert 0 < most <= B.GOALS["w_history"], most
     print("serving heap sample: %d bytes" % played["heap_peak"])
+
+
+def _cards(played):
+    c = played["cards"]
+    assert len(c) >= 100, c                      # every player card of the session nearly
+    return sum(c) / len(c), B.percentile(c, 0.95), max(c)
+
+
+def test_cards_reach_their_seat_displays_within_the_held_limits(played):
+    avg, p95, most = _cards(played)
+    assert avg <= HELD_CARD_AVG_MS and p95 <= HELD_CARD_P95_MS and most <= HELD_CARD_MAX_MS, (
+        avg, p95, most)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 43: a card reaches its seat's OLED in about "
+                   "61 / 91 / 113 ms (avg / p95 / max) with nine phones served")
+def test_cards_reach_their_seat_displays_within_the_goals(played):
+    avg, p95, most = _cards(played)
+    assert avg <= B.GOALS["card_avg"] and p95 <= B.GOALS["card_p95"] and \
+        most <= B.GOALS["card_max"], (avg, p95, most)
+
+
+def test_a_button_release_shows_within_the_held_limit(played):
+    b = played["buttons"]
+    assert len(b) >= 100, b
+    assert max(b) <= HELD_BUTTON_MS, max(b)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 43: a button's display is drawn up to about "
+                   "160 ms after its release with nine phones served")
+def test_a_button_release_shows_within_its_goal(played):
+    assert max(played["buttons"]) <= B.GOALS["button_max"], max(played["buttons"])
+
+
+def test_the_reader_is_polled_within_the_held_limit(played):
+    assert 0 <= played["poll_gap_ms"] <= HELD_READER_GAP_MS, played["poll_gap_ms"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 43: while the phones' requests each get a slice "
+                   "the reader goes about a second without a poll (a card is still seen at "
+                   "once: the connections park when its IRQ says so)")
+def test_the_reader_is_polled_within_its_goal(played):
+    assert 0 <= played["poll_gap_ms"] <= B.GOALS["reader_gap"], played["poll_gap_ms"]
+
+
+def _phones(played):
+    ph = played["phones"]
+    assert len(ph) >= 8 * len(played["events"]), len(ph)   # every phone, nearly every event
+    return B.percentile(ph, 0.95), max(ph)
+
+
+def test_every_phone_sees_each_event_within_the_held_limits(played):
+    p95, most = _phones(played)
+    assert p95 <= HELD_PHONE_P95_MS and most <= HELD_PHONE_MAX_MS, (p95, most)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 43: an event reaches every phone in about "
+                   "1.5 s at the 95th percentile, 2.9 s at most (a request costs the Pico W "
+                   "~54 ms: bench_pico's probe line)")
+def test_every_phone_sees_each_event_within_the_goals(played):
+    p95, most = _phones(played)
+    assert p95 <= B.GOALS["w_phone_p95"] and most <= B.GOALS["w_phone_max"], (p95, most)
+
+
+def test_the_largest_free_block_keeps_its_room(played):
+    """Issue 41's room: the block after the session at least 10% over its goal."""
+    assert played["block"] >= B.GOALS["w_block"] * (1 + B.ROOM), played["block"]
+
+
+def test_the_bench_prints_the_pico_w_rows_of_these_figures(played, monkeypatch, capsys):
+    """`make bench`'s bench_pico.py on the figures measured above (one emulation for both):
+    every row of issue 43 with its goal, and the probe of a request's parts."""
+    import re
+    monkeypatch.setattr(B, "measure_w", lambda **kw: played)
+    assert B.main(["--only", "pico_w", "--check"]) == 1         # (goals missed: see above)
+    out = capsys.readouterr().out
+    for want in ("tag in the field -> its seat's display", "button released -> its display",
+                 "longest stretch without a reader poll",
+                 "an accepted event -> each phone's answer showing it",
+                 "Pico W: largest free block after the session", "a whole seat request"):
+        assert want in out, (want, out)
+    assert re.search(r"pico_w: emulated \d+ s in \d+ s of wall time", out), out

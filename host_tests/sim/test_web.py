@@ -766,6 +766,7 @@ def test_a_held_long_poll_ends_when_the_table_stops():
         await asyncio.sleep(0)
         assert w.held == 1
         w.t.stop = True
+        w.wake()                         # (the table loop's, after the step that stopped)
         await asyncio.wait_for(task, web.POLL_WAIT_MS / 2000)
         return w.held
     assert asyncio.run(main()) == 0
