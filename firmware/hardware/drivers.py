@@ -30,8 +30,13 @@ def install_displays():
 def forget_displays():
     """Let the display driver's module go (its heap is needed elsewhere): seat_displays keeps
     its init commands and its buffer, and draws with its own font. Imported again (and
-    installed) by the next install_displays()."""
+    installed) by the next install_displays(). The SPI device module it imports goes too:
+    nothing else uses it."""
     sys.modules.pop("adafruit_ssd1306", None)
+    sys.modules.pop("adafruit_bus_device.spi_device", None)
+    pkg = sys.modules.get("adafruit_bus_device")
+    if pkg is not None and hasattr(pkg, "spi_device"):
+        del pkg.spi_device
     _done[0] = 0
 
 

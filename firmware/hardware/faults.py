@@ -15,6 +15,8 @@
 # reads do not say "off" right after its settings and "on" once lit is mended blind instead
 # (said once): one such display every _REFRESH_MS given its settings and picture again once
 # the table is quiet, and every one at a deal's end.
+import sys
+
 from micropython import const
 
 from . import drvtime
@@ -22,25 +24,12 @@ from .health import fault
 from .seat_displays import READ_OFF, READ_ON, STATUS_OFF
 
 _READER = const(1)
-_BUS = const(2)
 _SWITCH = const(4)
 _REFRESH_MS = const(150)     # one blind display given its settings and picture, when quiet
 _LOOK_MS = const(50)         # the switch's register and one display's status byte read,
 #                              when nothing else is to do
 _QUIET_MS = const(300)       # quiet: nothing happened for so long (a player deciding, the
 #                              cards gathered between deals), so no card is on its way
-_HOLDS = const(3)            # clears in a row, its channel tried again after each, that
-#                              a segment holds the bus again at once: switched off
-_SAMCONFIG = const(0x14)     # PN532 SAMConfiguration (docs/DEVICES.md)
-_RESET_HOLD_US = const(1000)  # RSTPDN held low (the chip needs far less)
-_BOOT_US = const(3000)       # RSTPDN high -> asked whether it answers, this often
-_BOOT_TRIES = const(20)
-_RFCONFIG = const(0x32)      # RFConfiguration
-_HOSTTOPN532 = const(0xD4)
-_PN532TOHOST = const(0xD5)
-_LOOK_US = const(500)        # the IRQ pin looked at this often while a command runs
-_WAIT_LOOKS = const(100)     # so many looks at most: the driver's own timeout
-_IDLE = const(0)             # shoe_reader's step: a listing goes out next
 _PH_IDLE = const(2)          # engine.PH_IDLE: between deals
 _BANKER = const(8)           # screens._BANKER
 
@@ -85,63 +74,14 @@ class Faults:
         self._report(_READER, "reader silent: reset")
         restart_reader(reader)
 
-
     # --- the bus
     def clear_bus(self):
-        """SDA held low: nine clocks and a STOP. Each switch channel that was on is tried
-        again at once (a display's status read through it): a segment that holds SDA again
-        at once, _HOLDS times in a row, is switched off for good."""
-        self.counts[1] += 1
-        mux = self.mux
-        on = mux.mask if mux is not None and mux.mask > 0 else 0
-        self._report(_BUS, "bus stuck: cleared")
-        free = self.bus.clear()
-        if mux is not None:
-            mux.mask = -1                # a transfer cut off: the switch is set again
-            for ch in range(8):
-                if on >> ch & 1 and not self.cut_off >> ch & 1:
-                    free = self._try_channel(ch, free)
-        self.active &= ~_BUS
-
-    def _try_channel(self, ch, free):
-        """Channel ch was on when the bus stuck: its segment is used again at once and
-        cleared again while it holds the bus; switched off when it keeps holding it (or
-        SDA stayed low). True when the bus is free."""
-        for _ in range(_HOLDS):
-            if not free:
-                break
-            if not self._probe(ch) or not self.bus.stuck():
-                return True              # a glitch, not the segment's doing
-            self.counts[1] += 1
-            free = self.bus.clear()
-            self.mux.mask = -1
-        self._cut_off(ch, free)
-        return not self.bus.stuck()
-
-    def _probe(self, ch):
-        """A status read of a display on channel ch (False: none to read)."""
-        disp = self.t.screens.disp
-        for i in range(len(self.slots)):
-            if self.slots[i][0] == ch and disp is not None and i < disp.n and \
-                    disp._devs[i] is not None:
-                disp.status(i)
-                return True
-        return False
-
-    def _cut_off(self, ch, free):
-        """Channel ch's segment keeps holding the bus: it is switched off for good."""
-        self.cut_off |= 1 << ch
-        disp = self.t.screens.disp
-        for i in range(len(self.slots)):
-            if self.slots[i][0] == ch and disp is not None and i < disp.n:
-                disp.disable(i)
-                self._display(i, "holds the bus: switched off")
-        if not free:
-            self.bus.clear()             # let go now that its channel will not come back
+        """SDA held low: cleared (fault_recovery.clear_bus)."""
+        from . import fault_recovery
         try:
-            self.mux.select_mask(0)
-        except OSError:
-            pass
+            fault_recovery.clear_bus(self)
+        finally:
+            _let_go()
 
     # --- the switch and the displays
     def display_failed(self, i):
@@ -307,54 +247,22 @@ def _number(i):
 
 
 def restart_reader(reader):
-    """The PN532 reset through RSTPDN (the driver's reset pin) and set up as at boot:
-    SAMConfiguration, then the reader's RFConfiguration. Blocks a few ms (its waits are
-    the IRQ pin's, not the driver's coarser looks). The listing starts again and lists the
-    cards in the field again: one being read is read again, one reported stays reported
-    (the reader's slots are kept). False without a reset pin, or when the chip still does
-    not answer (then it is not reset again until it answers)."""
-    link = reader.link
-    pn = reader.pn
-    pin = getattr(pn, "_reset_pin", None)
-    link.command = 0
-    reader._step = _IDLE
-    reader._polled = -1              # blocked in the reset: not a gap in the watch
-    if pin is None:
-        return False
-    pin.value = False
-    drvtime.sleep(_RESET_HOLD_US / 1000000)
-    pin.value = True
-    for _ in range(_BOOT_TRIES):
-        drvtime.sleep(_BOOT_US / 1000000)
-        try:
-            # SAMConfiguration: normal mode, the virtual-card timeout (0x14), the IRQ pin
-            if _call(pn, reader.irq, _SAMCONFIG, b"\x01\x14\x01") and \
-                    _call(pn, reader.irq, _RFCONFIG, reader._cfg):
-                link.reset()             # answering again
-                return True
-        except (OSError, RuntimeError):
-            pass
-    return False
+    """The PN532 reset and set up as at boot (fault_recovery.restart_reader): False
+    without a reset pin, or when the chip still does not answer."""
+    from . import fault_recovery
+    try:
+        return fault_recovery.restart_reader(reader)
+    finally:
+        _let_go()
 
 
-def _call(pn, irq, cmd, params):
-    """One command to the PN532 through the driver's framing, its ACK (00 00 FF 00 FF 00)
-    and its answer, each waited for on the IRQ pin: True when it answered it."""
-    if irq is None:                  # no IRQ pin: the driver's own waits
-        return pn.call_function(cmd, params=params, timeout=0.05) is not None
-    pn._write_frame(bytes((_HOSTTOPN532, cmd)) + params)
-    acked = False
-    for _ in range(2 * _WAIT_LOOKS):
-        if irq.value() == 0:
-            if acked:
-                r = pn._read_frame(2)
-                return r[0] == _PN532TOHOST and r[1] == cmd + 1
-            if pn._read_data(6) != b"\x00\x00\xff\x00\xff\x00":
-                return False
-            acked = True
-        else:
-            drvtime.sleep(_LOOK_US / 1000000)
-    return False
+def _let_go():
+    """The recovery code goes once a fault is mended: imported again at the next."""
+    name = "hardware.fault_recovery"
+    sys.modules.pop(name, None)
+    pkg = sys.modules.get("hardware")
+    if pkg is not None and hasattr(pkg, "fault_recovery"):
+        delattr(pkg, "fault_recovery")
 
 
 def watch(table):

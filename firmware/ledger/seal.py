@@ -6,8 +6,12 @@
 #
 # One running hash object a session: update() allocates nothing (a card's path stays
 # allocation-free), but its state cannot be saved or taken back. So whatever rebuilds the
-# engine from the journal (a boot, UNDO, a refused write) drops it, and catch_up() feeds
-# the whole journal again: at boot, or at the session's end when an UNDO came between.
+# engine from the journal (a boot, UNDO, a refused write) drops it, and the whole journal is
+# fed again: after a boot a few lines at a time in the loop's quiet moments (catch_up_some:
+# not between power-on and the displays drawn, and never a long blind moment for the
+# reader), else whole when the seal is taken. Each slice reads from where the last one
+# stopped, in the journal's bytes (a fold between two moves no line's place in them); a
+# line journaled meanwhile is in the journal, so the slices read it too.
 # digest() finalises the object: the seal is taken once, when the session ends.
 import hashlib
 from binascii import hexlify
@@ -25,9 +29,12 @@ class Seal:
     def __init__(self):
         self.h = None           # the running hash (None: to be fed from the journal)
         self.text = ""          # the seal, once taken ("3F9A 21C7")
+        self._feed = None       # the hash catch_up_some() feeds (self.h once all are in)
+        self._at = 0            # the journal's bytes it has been fed
 
     def start(self, header_lines):
         """A new session: its header lines (as the journal writes them)."""
+        self.abandon()
         self.text = ""
         self.h = hashlib.sha256()
         for line in header_lines:
@@ -42,11 +49,40 @@ class Seal:
 
     def drop(self):
         """The engine was rebuilt from the journal: the hash follows it at catch_up()."""
+        self.abandon()
         self.h = None
         self.text = ""
 
+    def behind(self):
+        """The running hash is still to be fed from the journal."""
+        return self.h is None and not self.text
+
+    def catch_up_some(self, journal, n):
+        """Up to n more of the journal's lines fed to the hash (a quiet moment's slice):
+        True once they are all in and the running hash follows the journal again."""
+        if self._feed is None:
+            self._feed = hashlib.sha256()
+            self._at = 0
+        f = journal.lines(self._at)
+        try:
+            for raw in f:
+                self._feed.update(raw)
+                self._at += len(raw)
+                n -= 1
+                if not n:
+                    return False
+        finally:
+            f.close()
+        self.h, self._feed = self._feed, None
+        return True
+
+    def abandon(self):
+        """The slices start again from the first line (the engine rebuilt, a new session)."""
+        self._feed = None
+
     def catch_up(self, journal):
         """The running hash fed again from the journal's lines (bytes with newlines)."""
+        self.abandon()
         if self.h is None and not self.text:
             self.h = hashlib.sha256()
             f = journal.lines()

@@ -146,9 +146,9 @@ class Session:
                  + (" after a snapshot of %d" % self.snap.events if self.snap.events else ""))
 
     def resume(self):
-        """A boot: the engine and the seal's running hash from the journal."""
+        """A boot: the engine from the journal (the seal's running hash follows it in the
+        loop's quiet moments: seal.catch_up_some)."""
         self.replay()
-        self.seal.catch_up(self.journal)
 
     def check_shuffles(self):
         """Settings' shuffle_check = on: each shuffle judged (shuffle_check.py)."""

@@ -396,7 +396,7 @@ class Table:
         elif sc.redraw_one():
             busy = True
         elif not (busy or sc.dirty or self.tags_busy()):
-            h.idle()
+            h.idle(self.reader.urgent())
         if self.narrator.due:
             self.narrator.tell()         # the event's lines, its display drawn
             self.service()

@@ -5,6 +5,7 @@ import sys
 
 from hardware import drvtime
 from hardware.health import HEALTH
+from ledger import forget
 
 WATCHDOG_MS = 8000          # just under the most rp2's machine.WDT takes
 REPORT_MS = 8000            # the power-on report's time on the banker's display (a board's
@@ -204,6 +205,7 @@ def power_on(t):
         t.say("! fault reader: missing (%s: %s)" % (type(x).__name__, x))
     h.watchdog.feed()
     pins = b.make_buttons()
+    forget("hardware.drivers")           # the drivers are loaded and installed: boot work
     states = parts(t, pins)
     t.say("# check: " + line(t, states)[8:])     # (the health line's parts)
     ms = getattr(b, "CHECK_MS", REPORT_MS)

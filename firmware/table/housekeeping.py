@@ -14,6 +14,7 @@ _FOLD_IDLE = const(240)
 # starts the next deal at once is not met by a blind loop
 _QUIET_MS = const(1500)
 _SNAP_AFTER = const(16)        # events a boot may replay before a snapshot is due
+_SEAL_LINES = const(8)         # journal lines a quiet pass feeds the seal after a boot
 # A collection once this much has been allocated since the last one: garbage then never
 # spreads far above the live data, so what outlives it (a new session's engine, a message)
 # is not left high in the heap, splitting the free space (MicroPython allocates first-fit
@@ -68,11 +69,17 @@ class Housekeeping:
         self.collect = True
         self.active_at = now
 
-    def idle(self):
-        """Nothing else to do in this pass: the faults a look, a collection, or the heap
-        figures."""
-        if self.faults is not None:
-            self.faults.quiet(drvtime.ticks_ms())
+    def idle(self, card_near=False):
+        """Nothing else to do in this pass: the faults a look, the seal a few of the
+        journal's lines after a boot (ledger/seal.py), a collection, or the heap figures.
+        card_near (the reader is reading a card, or has one waiting): neither the looks'
+        bus transfers nor the seal's slice come between that card and its display."""
+        if not card_near:
+            if self.faults is not None:
+                self.faults.quiet(drvtime.ticks_ms())
+            s = self.session
+            if s.e is not None and s.seal.behind():
+                s.seal.catch_up_some(s.journal, _SEAL_LINES)
         # the heap figures once a deal, when the table waits for a player
         figures = self.heap_due and (self._players_turn() or self._quiet())
         if not (self.collect or figures):

@@ -79,6 +79,32 @@ def test_undo_and_a_boots_replay_keep_the_seal_true(tmp_path):
         assert b.seal.text == sha8(data)
 
 
+def test_a_boots_hash_caught_up_in_slices_between_events_and_folds(tmp_path):
+    """After a boot the running hash follows the journal a few lines a quiet pass
+    (housekeeping): events journaled and tails folded between two slices change nothing."""
+    for raw in (False, True):
+        s, root = _session(tmp_path, raw, "slices%d" % raw)
+        assert s.start(HEAD) is None
+        _play(s, EVENTS[:STAKE + 8])
+        flash = s.journal.dev if raw else None
+        s.close()
+        b = SS.Session(root, say=lambda text: None, flash=flash)
+        assert b.journal.recover()
+        b.resume()
+        assert b.seal.behind()
+        done = False
+        for k, ev in enumerate(EVENTS[STAKE + 8:]):
+            if not done:
+                done = b.seal.catch_up_some(b.journal, 2)
+            _play(b, [ev])
+            if k % 5 == 4:
+                b.fold()
+        assert done and not b.seal.behind()
+        data = _kept(b)
+        assert data == "".join(x + "\n" for x in HEAD + EVENTS).encode()
+        assert b.seal.text == sha8(data)
+
+
 def test_the_seal_is_taken_once_and_the_digest_format():
     sl = seal.Seal()
     sl.start(["rules table", "seats 3"])
