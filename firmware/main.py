@@ -44,6 +44,8 @@ def _import_table(path):
             mount(path)
         except ImportError:              # deployed before there was one
             pass
+        from table.housekeeping import boot_collections
+        boot_collections()
         from table import app
     import board
     if frozen:

@@ -38,6 +38,14 @@ def collect():
         _gc.collect()
 
 
+def boot_collections():
+    """Collections every _BOOT_GC_EVERY bytes from now on: main.py asks before the .mpy
+    path's imports, whose loaders' garbage would otherwise scatter the code through the heap."""
+    if _gc is not None and hasattr(_gc, "threshold"):
+        _gc.collect()
+        _gc.threshold(_BOOT_GC_EVERY)
+
+
 def heap_line(what):
     """'# heap in use <what> N, free M' after a collection; "" on CPython."""
     if _gc is None:

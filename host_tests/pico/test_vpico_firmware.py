@@ -189,7 +189,8 @@ def test_scenarios_replay_byte_for_byte(deployed, tmp_path):
     try:
         pico.write(b"\r\x03\x03")          # stop main.py: the REPL
         pico.run_for(0.3)
-        put = {"replay.py": open(os.path.join(TOOLS, "replay.py"), "rb").read()}
+        put = {name: open(os.path.join(TOOLS, name), "rb").read()
+               for name in ("replay.py", "report.py")}       # the replayer and its JSON
         for i, (preset, n) in enumerate(files):
             with open(os.path.join(sc, preset, n), "rb") as f:
                 put["sc/%d.txt" % i] = f.read()

@@ -59,7 +59,7 @@ def test_every_answer_is_right_and_shows_no_hidden_card(played):
     states = hidden_states(played["head"], played["events"])
     bad = hidden_violations(checked, states)
     assert bad == [], "\n".join(bad[:10])
-    last = json.loads([b for s, _, b in answers if s == 0][-1])
+    last = [t for t in (json.loads(b) for s, _, b in answers if s == 0) if "events" in t][-1]
     assert last["phase"] == "over" and last["events"] == len(played["events"])
 
 
