@@ -69,6 +69,7 @@ class SSD1306:
         self.col_start, self.col_end = 0, 127
         self.page_start, self.page_end = 0, 7
         self.on = False
+        self.commanded_on = False     # the last display on/off the firmware sent
         self.inverse = False
         self.entire_on = False
         self.contrast = 0x7F
@@ -111,7 +112,10 @@ class SSD1306:
         # interface's read mode): bit 6 = 1 display off, the other bits reserved (modules seen
         # return 0x03 or 0x06 in the low bits: obs); every byte of a longer read the same.
         # A panel that lost its power is off until "display on" again.
-        v = (0x40 if not self.on else 0x00) | STATUS_LOW if self.read_back else 0xFF
+        # (a test's pinned `on` is a picture to look at, not a fault: the status says what
+        # the firmware last sent)
+        on = self.commanded_on if "on" in self.pinned else self.on
+        v = (0x40 if not on else 0x00) | STATUS_LOW if self.read_back else 0xFF
         for i in range(n):
             buf[i] = v
 
@@ -202,7 +206,7 @@ class SSD1306:
             self.page = b & 7
         elif b in SINGLE:
             if b in (0xAE, 0xAF):
-                self.on = b == 0xAF
+                self.on = self.commanded_on = b == 0xAF
                 if self.lost:
                     self._check_right()
             elif b in (0xA6, 0xA7):
