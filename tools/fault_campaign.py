@@ -30,6 +30,7 @@ printed as the time it took to find it.
     .venv/bin/python tools/fault_campaign.py [--sessions 100] [--seed 1] [--faults 4]
                                              [--seats 4] [--pico]
 """
+import contextlib
 import os
 import random
 import sys
@@ -324,9 +325,9 @@ def summary(dealers):
     return times
 
 
-def refresh_cost(seats=4, seed=1):
-    """What one rolling refresh of a display costs on the bus (CPython, the models): a
-    table dealt a few events, left quiet, one display refreshed. (bytes, bus ms)."""
+@contextlib.contextmanager
+def quiet_table(seats, seed):
+    """A table (CPython, the models) dealt a few events and left quiet: (its Table, world)."""
     import runner as R
     head, events = S.script_session("table", seats, seed)
     d = FaultDealer(head, events[:12], faults=0, seed=seed)
@@ -336,8 +337,13 @@ def refresh_cost(seats=4, seed=1):
         r = R.CPython(path, d)
         r.boot()
         r.run()
-        t = r.table
-        w = r.world
+        yield r.table, r.world
+
+
+def refresh_cost(seats=4, seed=1):
+    """What one rolling refresh of a display costs on the bus (CPython, the models): a
+    table dealt a few events, left quiet, one display refreshed. (bytes, bus ms)."""
+    with quiet_table(seats, seed) as (t, w):
         t.screens.faults.refreshed = t.screens.faults.checked = w.clock.ms()   # no refresh of its own
         disp = t.screens.disp
         before = disp.bytes_sent
@@ -355,17 +361,7 @@ def look_cost(seats=4, seed=1):
     left quiet, the switch's register read back and one display's status byte read (the
     switch's channel changed first, as when the look moves to the next display). (bytes on
     the wire, bus ms)"""
-    import runner as R
-    head, events = S.script_session("table", seats, seed)
-    d = FaultDealer(head, events[:12], faults=0, seed=seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "flash")
-        S.fresh_flash(path, S.settings_text("table", seats))
-        r = R.CPython(path, d)
-        r.boot()
-        r.run()
-        t = r.table
-        w = r.world
+    with quiet_table(seats, seed) as (t, w):
         f = t.screens.faults
         f.look(0)
         wire = w.bus.stats.wire_bytes()

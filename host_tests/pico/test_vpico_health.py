@@ -11,7 +11,8 @@ import pytest
 
 import simtable as S
 from boards import sim
-from vpico.pico import FROZEN, Pico, VpicoError, firmware_dir, node_ready, uf2_for
+from test_vpico_firmware import _frozen_ready
+from vpico.pico import FROZEN, Pico, uf2_for
 
 import bench_pico as B
 import runner as R
@@ -25,12 +26,7 @@ WATCHDOG_TIMER = 1   # the watchdog's REASON register: TIMER (it ran out)
 
 @pytest.fixture
 def ready():
-    try:
-        firmware_dir()
-        node_ready()
-        uf2_for(FROZEN)
-    except VpicoError as e:
-        pytest.fail(str(e))
+    _frozen_ready()
 
 
 def _line(p, prefix, timeout_s=10):

@@ -2,20 +2,15 @@
 BUZZER pin (rp2040js emulates the PWM peripheral), tools/vpico/vpico.js works the tone out of
 the slice's registers at each write and the piezo model hears it (p.world.buzzer.tones, a
 new world at each boot). What it costs the reader and the displays: docs/DEVELOPING.md."""
-import pytest
 
 from hardware import buzzer
 from boards.simdev import ntag213
-from vpico.pico import FROZEN, Pico, VpicoError, firmware_dir, node_ready, uf2_for
+from test_vpico_firmware import _frozen_ready
+from vpico.pico import Pico
 
 
 def test_a_card_ticks_and_two_cards_at_once_buzz(tmp_path):
-    try:
-        firmware_dir()
-        node_ready()
-        uf2_for(FROZEN)
-    except VpicoError as e:
-        pytest.fail(str(e))
+    _frozen_ready()
     p = Pico(str(tmp_path / "flash.bin"))
     try:
         p.boot()
