@@ -245,4 +245,6 @@ def journal_flash():
         import shoe_flash
     except ImportError:
         return None
+    import sys
+    sys.modules.pop("shoe_flash")        # (_boot.py's mount is done: boot work, let go)
     return shoe_flash.journal_device()
