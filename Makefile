@@ -55,6 +55,7 @@ bench: $(STAMP) $(VPICO_STAMP) uf2
 	$(PY) tools/bench_torn.py
 	$(PY) tools/card_timeline.py
 	$(PY) tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png
+	$(PY) tools/card_timeline.py --board pico_w --out out/bench/card_timeline_w.png
 
 clean:
 	rm -rf out build .pytest_cache

@@ -43,6 +43,8 @@ BENCH = {
     "tools/card_timeline.py": "host_tests/pico/test_card_timeline.py",
     "tools/card_timeline.py --percentile 95 --out out/bench/card_timeline_p95.png":
         "host_tests/pico/test_card_timeline.py",
+    "tools/card_timeline.py --board pico_w --out out/bench/card_timeline_w.png":
+        "host_tests/pico/test_card_timeline.py",
 }
 
 # each make target the README names -> the tool its recipe runs and the test file that runs
