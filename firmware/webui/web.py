@@ -364,9 +364,10 @@ class Web:
 
     def wake(self):
         """After a table step: the held polls wake when the version moved (or the table
-        stops). The news stays set until the table's next step begins (a poll whose wait
-        has not started yet still sees it)."""
-        if self.version != self.told or self.t.stop:
+        stops), once the table has no work that goes first (their wakes would come
+        between a card and its display). The news stays set until the table's next step
+        begins (a poll whose wait has not started yet still sees it)."""
+        if self.t.stop or self.version != self.told and not self.table_first():
             self.told = self.version
             self.news.set()
 
