@@ -31,6 +31,9 @@ from game.cards import card_name
 from ledger import forget
 
 _MAX_OPEN = const(12)          # connections at once, more are closed at once
+# the connections' share of the CPU after each table step: a slice begun within it runs to
+# its next wait, one begun after it waits for the next step
+_SHARE_US = const(20000)
 _SLOW_TURN_US = const(2000)    # a turn over 2000 us is counted as slow
 # long polls held at once; more answer "unchanged" at once and their pages ask again a
 # second later (the rp2 port's lwIP keeps 5 TCP connections: MEMP_NUM_TCP_PCB's default)
@@ -46,6 +49,10 @@ LOCK_MAX_S = 300
 PHASES = ("", "cut", "idle", "bets", "deal", "stakes", "deal", "play", "banker", "over")
 PRESETS = ("table", "classic", "casino")
 # MicroPython's asyncio has sleep_ms and wait_for_ms; CPython's only the second-based ones
+try:
+    from time import ticks_diff as _us_diff, ticks_us as _ticks_us
+except ImportError:                        # CPython: no share, the table's step is enough
+    _ticks_us = None
 _sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
 _wait_for_ms = getattr(asyncio, "wait_for_ms", None) or (
     lambda aw, ms: asyncio.wait_for(aw, ms / 1000))
@@ -121,10 +128,15 @@ class Web:
         self.step_us = 0                   # the table's steps together
         self.most_step_us = 0
         self.held_back = 0                 # steps after which the table's work went first
+        self.parked = 0                    # slices that waited for the table's next step
+        self.given = 0                     # ticks_us when the last step let them go on
+        self.looked = 0                    # ticks_us of the reader's last look (a step's,
+        self.most_gap_us = 0               # a slice's) and the longest between two
         self.server = None
         self.stepping = False              # the table's loop runs (_table_loop)
-        self.go = asyncio.Event()          # set (and cleared) when the connections may
-                                           # go on: those waiting wake, never spin
+        self.line = []                     # the parked connections' events, in line
+        self.owner = None                  # the task of the request under way: it goes on
+                                           # before the others begin
         self.news = asyncio.Event()        # set at each new version: the held polls wake
         self.told = 1                      # the version the held polls were woken for
         self._new_codes()
@@ -352,9 +364,10 @@ class Web:
 
     def wake(self):
         """After a table step: the held polls wake when the version moved (or the table
-        stops). The news stays set until the table's next step begins (a poll whose wait
-        has not started yet still sees it)."""
-        if self.version != self.told or self.t.stop:
+        stops), once the table has no work that goes first (their wakes would come
+        between a card and its display). The news stays set until the table's next step
+        begins (a poll whose wait has not started yet still sees it)."""
+        if self.t.stop or self.version != self.told and not self.table_first():
             self.told = self.version
             self.news.set()
 
@@ -377,24 +390,64 @@ class Web:
         return f >= 0 and t.screens.dirty >> f & 1
 
     async def turn(self):
-        """A connection's next slice: not while the table has work that goes first (a card,
-        a press, the own display: the bus turn says); parked until a step after which it
-        has none."""
+        """A connection's next slice. The reader gets a look first (a card entering is
+        found between two slices, not after a whole turn of them). The slice goes at once
+        while the connections' share since the table's last step lasts (_SHARE_US) and no
+        other waits; else it waits in line, parked: the table's next step lets the first in
+        line go (Web.give), and each that reaches its next wait within the share hands on
+        to the next. Nothing goes while the table has work that goes first (a card, a
+        press, the own display: the bus turn says). However many requests are under way,
+        the table goes round after about one slice, and every request has its turn."""
         t = self.t
         if not self.stepping:
             return                         # (no table loop: the history pages' tests)
-        while not t.stop and self.table_first():
-            await self.go.wait()
+        bus = t.turn
+        line = self.line
+        me = asyncio.current_task()
+        woken = False
+        while not t.stop:
+            now = _ticks_us() if _ticks_us is not None else 0
+            if now:
+                gap = _us_diff(now, self.looked)
+                if gap > self.most_gap_us:
+                    self.most_gap_us = gap
+                self.looked = now
+            bus.service()
+            mine = self.owner is me
+            if not self.table_first():
+                fresh = not now or _us_diff(now, self.given) < _SHARE_US
+                if woken or fresh and (mine or not line):
+                    self.owner = me
+                    return
+                if fresh:
+                    line.pop(0).set()      # the first in line goes; this one queues
+            ev = asyncio.Event()
+            if woken or mine:
+                line.insert(0, ev)         # a request under way goes on first
+            else:
+                line.append(ev)
+            self.parked = drvtime.count_up(self.parked)
+            try:
+                await ev.wait()
+            finally:
+                if ev in line:             # (cancelled in line: its request timed out)
+                    line.remove(ev)
+            woken = True
 
     def give(self):
-        """After a table step: the parked connections go on, unless the table has work
-        that goes first (then they stay parked, costing the table nothing)."""
+        """After a table step: the first connection in line goes on, unless the table has
+        work that goes first (then they stay parked, costing the table nothing). At a stop
+        every one goes (a request under way gets its answer)."""
         t = self.t
-        if t.stop or not self.table_first():
-            self.go.set()                  # every parked connection is scheduled now
-            self.go.clear()
-        else:
-            self.held_back = drvtime.count_up(self.held_back)
+        line = self.line
+        if t.stop:
+            while line:
+                line.pop(0).set()
+        elif self.table_first():
+            if line:
+                self.held_back = drvtime.count_up(self.held_back)
+        elif line:
+            line.pop(0).set()
 
 
 class _Limited:
@@ -630,10 +683,8 @@ async def _close(writer):
 async def _table_loop(web):
     t = web.t
     simulated = drvtime._clock is not None
-    try:
-        from time import ticks_diff, ticks_us
-    except ImportError:                    # CPython
-        ticks_us = None
+    ticks_us = _ticks_us
+    ticks_diff = _us_diff if ticks_us is not None else None
     web.stepping = True
     while not t.stop:
         web.news.clear()                   # (set again after the step if it moved)
@@ -648,16 +699,22 @@ async def _table_loop(web):
                 web.most_step_us = took
         web.give()
         web.wake()
+        if ticks_us is not None:
+            web.given = web.looked = ticks_us()   # the connections' share starts now
         web.steps = drvtime.count_up(web.steps)
         if not busy and simulated:
             drvtime.sleep(0.001)           # the simulated clock moves while idle
         s0 = web.slices
         t0 = ticks_us() if ticks_us is not None else 0
-        # the connections' turn: one slice each of those not parked (Web.turn; idle on a
-        # real board: asyncio waits on the sockets for the shortest sleep)
+        # the connections' turn: their share, a slice at least (Web.turn; idle on a real
+        # board: asyncio waits on the sockets for the shortest sleep)
         await _sleep_ms(0 if busy or simulated else 1)
         if ticks_us is not None:
-            away = ticks_diff(ticks_us(), t0)
+            t1 = ticks_us()
+            away = ticks_diff(t1, t0)
+            gap = ticks_diff(t1, web.looked)       # the last slice's, before this step
+            if gap > web.most_gap_us and not t.stop:
+                web.most_gap_us = gap
             web.away_us = drvtime.count_up(web.away_us, away)
             if away > web.most_away_us:
                 web.most_away_us = away
@@ -708,14 +765,16 @@ def run(table, net):
     # the app, its routes, the last answer and the cut serve no one now: their heap is
     # free for what the table does next (left where the session put them, they split it)
     web.server = None
+    web.owner = None
     web.cache[1] = None
     web.cut = ()
     table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
               "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "
               "turns %d us on average, longest %d us, over 2 ms %d; bytes sent %d; table steps "
-              "%d us on average, longest %d us, %d held the connections back" % (
+              "%d us on average, longest %d us, %d held the connections back; slices parked "
+              "%d, longest slice %d us" % (
                   web.requests, web.refused, _MAX_OPEN, web.timeouts, web.errors,
                   web.most_open, web.checked, web.wrong, web.steps, web.most_slices,
                   web.away_us // max(1, web.steps), web.most_away_us, web.slow_turns,
                   web.sent, web.step_us // max(1, web.steps), web.most_step_us,
-                  web.held_back))
+                  web.held_back, web.parked, web.most_gap_us))

@@ -14,12 +14,14 @@ SEATS = 8
 # Issue 43's speed goals, on this same session (the nine phones long-polling, the seat
 # OLEDs on): each asserted at its goal as a strict xfail while missed, and beside it the
 # figure held at a limit with at least 10% room so that it cannot grow unseen.
-HELD_CARD_AVG_MS = 68.0
-HELD_CARD_P95_MS = 101.0
-HELD_CARD_MAX_MS = 125.0
-HELD_BUTTON_MS = 175.0
-HELD_READER_GAP_MS = 1100
-HELD_PHONE_P95_MS = 1700.0
+HELD_CARD_AVG_MS = 58.0
+HELD_CARD_P95_MS = 92.0
+HELD_CARD_MAX_MS = 112.0
+HELD_BUTTON_MS = 122.0
+HELD_READER_GAP_MS = 62
+# (the table goes first since issue 43's turn: the session runs 61 s emulated instead of 68,
+# and the phones, their requests as dear as before, follow it with what the table leaves)
+HELD_PHONE_P95_MS = 2275.0
 HELD_PHONE_MAX_MS = 3300.0
 
 
@@ -128,7 +130,7 @@ def test_cards_reach_their_seat_displays_within_the_held_limits(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: a card reaches its seat's OLED in about "
-                   "61 / 91 / 113 ms (avg / p95 / max) with nine phones served")
+                   "53 / 83 / 101 ms (avg / p95 / max) with nine phones served")
 def test_cards_reach_their_seat_displays_within_the_goals(played):
     avg, p95, most = _cards(played)
     assert avg <= B.GOALS["card_avg"] and p95 <= B.GOALS["card_p95"] and \
@@ -142,7 +144,7 @@ def test_a_button_release_shows_within_the_held_limit(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: a button's display is drawn up to about "
-                   "160 ms after its release with nine phones served")
+                   "111 ms after its release with nine phones served")
 def test_a_button_release_shows_within_its_goal(played):
     assert max(played["buttons"]) <= B.GOALS["button_max"], max(played["buttons"])
 
@@ -151,9 +153,9 @@ def test_the_reader_is_polled_within_the_held_limit(played):
     assert 0 <= played["poll_gap_ms"] <= HELD_READER_GAP_MS, played["poll_gap_ms"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 43: while the phones' requests each get a slice "
-                   "the reader goes about a second without a poll (a card is still seen at "
-                   "once: the connections park when its IRQ says so)")
+@pytest.mark.xfail(strict=True, reason="issue 43: the reader goes up to 56 ms without a poll (each "
+                   "connection's slice looks at it, but one slice, a seat's answer made whole, "
+                   "takes up to ~57 ms)")
 def test_the_reader_is_polled_within_its_goal(played):
     assert 0 <= played["poll_gap_ms"] <= B.GOALS["reader_gap"], played["poll_gap_ms"]
 
@@ -170,7 +172,7 @@ def test_every_phone_sees_each_event_within_the_held_limits(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: an event reaches every phone in about "
-                   "1.5 s at the 95th percentile, 2.9 s at most (a request costs the Pico W "
+                   "2.1 s at the 95th percentile, 3.0 s at most (a request costs the Pico W "
                    "~54 ms: bench_pico's probe line)")
 def test_every_phone_sees_each_event_within_the_goals(played):
     p95, most = _phones(played)
