@@ -161,12 +161,12 @@ class Web:
         # what the pages show beyond the events: prompt, amount entry, refusals, the end
         if (t.narrator.last_prompt is not self.seen[0] or ui.msg is not self.seen[1]
                 or m.value != self.seen[2] or m.kind != self.seen[3]
-                or ui.over != self.seen[4] or ui.fatal is not self.seen[5]):
+                or self._over() != self.seen[4] or ui.fatal is not self.seen[5]):
             self.seen[0] = t.narrator.last_prompt
             self.seen[1] = ui.msg
             self.seen[2] = m.value
             self.seen[3] = m.kind
-            self.seen[4] = ui.over
+            self.seen[4] = self._over()
             self.seen[5] = ui.fatal
             self.version = drvtime.count_up(self.version)
         e = t.e
@@ -176,6 +176,14 @@ class Web:
             self.version = drvtime.count_up(self.version)
         elif e is not self.session_e:
             self.session_e = e             # UNDO rebuilt the same session's engine
+
+    def _over(self):
+        """0 in a session, 1 over, 2 over and kept as its history file."""
+        t = self.t
+        if not t.ui.over:
+            return 0
+        s = getattr(t, "session", None)
+        return 2 if s is None or s.kept else 1
 
     def on_event(self, ev, slot, up, card):
         """An accepted event (app.Table.event): track which cards lie face up."""
@@ -262,7 +270,8 @@ class Web:
         if ph == E.PH_OVER:
             best = max(e.balance(s) for s in range(1, e.seats + 1))
             out["winners"] = [s for s in range(1, e.seats + 1) if e.balance(s) == best]
-            out["history"] = t.ui.history
+            # its file's name once it is there (the keeping takes a few passes after)
+            out["history"] = t.ui.history if self._over() == 2 else ""
             out["seal"] = t.ui.seal
         return out
 

@@ -421,6 +421,18 @@ def _wait_page(wt, driver, k):
         lambda d: d.execute_script("return document.body.dataset.v") == str(k))
 
 
+def _settled(read, tries=20):
+    """read() again while the page redraws under it (a new version: the end of a session
+    draws again once its history file is kept)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    for i in range(tries):
+        try:
+            return read()
+        except StaleElementReferenceException:
+            if i == tries - 1:
+                raise
+
+
 def _check_table_page(driver, e):
     from selenium.webdriver.common.by import By
     rows = driver.find_elements(By.CSS_SELECTOR, "#seats tr")[1:]
@@ -483,7 +495,7 @@ def test_the_pages_in_a_browser_show_the_engine(tmp_path):
                 wt.wait_acked(k)
                 e = wt.engine_at(k)
                 _wait_page(wt, pub, k)
-                text = _check_table_page(pub, e)
+                text = _settled(lambda: _check_table_page(pub, e))
                 _wait_page(wt, seat_b, k)
                 shown = seat_b.execute_script(
                     "return document.getElementById('disp').textContent").split("\n")
@@ -492,8 +504,9 @@ def test_the_pages_in_a_browser_show_the_engine(tmp_path):
                     a == b or (b.startswith("Phone code") and not a) for a, b in zip(
                         shown, oled)), (shown, oled)
                 boxes = seat_b.find_elements(By.CSS_SELECTOR, "#mine .box")
-                mine = [[c.text for c in m.find_elements(By.CSS_SELECTOR, ".c")]
-                        for m in boxes]
+                mine = _settled(lambda: [[c.text for c in m.find_elements(
+                    By.CSS_SELECTOR, ".c")] for m in seat_b.find_elements(
+                        By.CSS_SELECTOR, "#mine .box")])
                 slots = [e.slot_at(i) for i in range(e.norder)
                          if e.hand_seat(e.slot_at(i)) == seat]
                 if k == play:
@@ -510,7 +523,8 @@ def test_the_pages_in_a_browser_show_the_engine(tmp_path):
                     seat_b.save_screenshot(os.path.join(shots, "seat.png"))
                 if k == n:
                     best = max(e.balance(s) for s in range(1, e.seats + 1))
-                    winners = [r.text for r in pub.find_elements(By.CSS_SELECTOR, "#seats .w")]
+                    winners = _settled(lambda: [r.text for r in pub.find_elements(
+                        By.CSS_SELECTOR, "#seats .w")])
                     assert len(winners) == sum(1 for s in range(1, e.seats + 1)
                                                if e.balance(s) == best)
                     pub.save_screenshot(os.path.join(shots, "table_over.png"))
