@@ -417,6 +417,7 @@ class _Limited:
         self.web = web
         self.left = _HEAD_MAX + _BODY_MAX
         self.again = None                  # the request line, read already, given back
+        self.slot = -1                     # its connection's in web_poll.Deadlines
 
     def _take(self, data):
         self.web.slices = drvtime.count_up(self.web.slices)
@@ -492,8 +493,10 @@ def make_app(web):
                 web.most_open = web.open
             # each connection ends web_timeout after it opened (ends: one watcher for all)
             slot = ends.add(asyncio.current_task())
+            r = _Limited(reader, web)
+            r.slot = slot
             try:
-                await self.serve(_Limited(reader, web), _Writer(writer, web))
+                await self.serve(r, _Writer(writer, web))
             except asyncio.CancelledError:
                 if not ends.ran_out(slot):
                     raise                  # (not its time: the server stops)
@@ -512,7 +515,7 @@ def make_app(web):
                 line = b"-"
             poll = W.poll_of(line, web)
             if poll is not None:
-                await W.serve(web, r, w, poll[0], poll[1])
+                await W.serve(web, r, w, poll[0], poll[1], ends, r.slot)
                 return
             r.again = line
             await Microdot.handle_request(self, r, w)

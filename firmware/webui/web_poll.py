@@ -83,7 +83,7 @@ def _token(line, seat):
     return line[i:i + _TOKEN_LEN].decode()
 
 
-async def serve(web, r, w, seat, after):
+async def serve(web, r, w, seat, after, ends=None, slot=-1):
     """Read the rest of the head (only a seat's cookie matters), hold the poll until the
     table moves on, answer."""
     token = ""
@@ -102,7 +102,10 @@ async def serve(web, r, w, seat, after):
     if seat and not web.token_ok(seat, token):
         await w.awrite(_REFUSED)
         return
-    await web.changed(after)
+    if slot >= 0:
+        await _held(web, ends, slot, after)
+    else:
+        await web.changed(after)
     await web.turn()
     if web.version == after:
         body = web.same(after)
@@ -111,6 +114,26 @@ async def serve(web, r, w, seat, after):
     first, rest = web.parts(seat)
     await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(first) + len(rest), first))
     await w.awrite(rest)
+
+
+async def _held(web, ends, slot, after):
+    """web.changed() without a wait_for (a task and a timer each time): the poll's end is
+    kept by the connections' watcher, which cancels the wait when it comes."""
+    from . import web as _web
+    if web.version != after or web.held >= _web.HOLD_MAX:
+        return
+    ends.hold(slot, min(_web.POLL_WAIT_MS, web.timeout_ms - 1000))   # before the cut-off
+    web.held += 1
+    try:
+        while web.version == after and not web.t.stop:
+            await web.news.wait()
+            web.slices = drvtime.count_up(web.slices)
+    except asyncio.CancelledError:
+        if not ends.held_out(slot):
+            raise                          # (the connection's own end, or a stop)
+    finally:
+        ends.hold(slot, -1)
+        web.held -= 1
 
 
 class Deadlines:
@@ -123,6 +146,8 @@ class Deadlines:
         self.tasks = [None] * n
         self.ends = [0] * n
         self.out = bytearray(n)            # 1: cancelled for running out of time
+        self.polls = [0] * n               # a held poll's end
+        self.holding = bytearray(n)        # 1: polls[i] is set; 2: it came (cancelled)
         self.watching = False
 
     def add(self, task):
@@ -131,6 +156,7 @@ class Deadlines:
             if self.tasks[i] is None:
                 self.tasks[i] = task
                 self.out[i] = 0
+                self.holding[i] = 0
                 self.ends[i] = ticks_add(ticks_ms(), self.web.timeout_ms)
                 if not self.watching:
                     self.watching = True
@@ -141,6 +167,17 @@ class Deadlines:
     def drop(self, i):
         if i >= 0:
             self.tasks[i] = None
+
+    def hold(self, i, ms):
+        """A poll held from now for `ms` (-1: not any more)."""
+        if ms < 0:
+            self.holding[i] = 0
+            return
+        self.polls[i] = ticks_add(ticks_ms(), ms)
+        self.holding[i] = 1
+
+    def held_out(self, i):
+        return self.holding[i] == 2
 
     def ran_out(self, i):
         return i >= 0 and self.out[i]
@@ -160,6 +197,10 @@ class Deadlines:
                         self.out[i] = 1
                         self.web.timeouts = drvtime.count_up(self.web.timeouts)
                         task.cancel()
+                    elif self.holding[i] == 1 and ticks_diff(now, self.polls[i]) >= 0:
+                        self.holding[i] = 2        # answered unchanged (_held)
+                        task.cancel()
+                        left = True
                     else:
                         left = True
                 if not left:

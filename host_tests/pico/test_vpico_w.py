@@ -17,10 +17,10 @@ SEATS = 8
 HELD_CARD_AVG_MS = 65.0
 HELD_CARD_P95_MS = 107.0
 HELD_CARD_MAX_MS = 116.0
-HELD_BUTTON_MS = 195.0
-HELD_READER_GAP_MS = 710
+HELD_BUTTON_MS = 183.0
+HELD_READER_GAP_MS = 850
 HELD_PHONE_P95_MS = 1090.0
-HELD_PHONE_MAX_MS = 2090.0
+HELD_PHONE_MAX_MS = 2250.0
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +170,7 @@ def test_every_phone_sees_each_event_within_the_held_limits(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: an event reaches every phone in about "
-                   "1.0 s at the 95th percentile, 1.9 s at most (a seat request costs the "
+                   "1.0 s at the 95th percentile, 2.0 s at most (a seat request costs the "
                    "Pico W ~31 ms with the public answer made anew: bench_pico's probe line)")
 def test_every_phone_sees_each_event_within_the_goals(played):
     p95, most = _phones(played)
