@@ -801,3 +801,56 @@ def test_health_page(tmp_path):
             assert want in lines, (want, lines)
         assert any(x.startswith("firmware ") for x in lines)
         assert any(x.startswith("up ") for x in lines)
+
+
+class _Stream:
+    """Both ends of an in-memory connection: the request to read, the answer written."""
+
+    def __init__(self, data):
+        self.data = data
+        self.out = b""
+
+    async def readline(self):
+        i = self.data.find(b"\n") + 1 or len(self.data)
+        line, self.data = self.data[:i], self.data[i:]
+        return line
+
+    async def awrite(self, data):
+        self.out += data
+
+    def close(self):
+        pass
+
+    async def wait_closed(self):
+        pass
+
+    def get_extra_info(self, name):
+        return ("10.0.0.1", 40000)
+
+
+def test_a_held_poll_is_answered_unchanged_at_its_end():
+    """The phones' long polls (web_poll.py, not microdot): a poll of the table as it is
+    is held, and answered with its version only once POLL_WAIT_MS (here: the connection's
+    time less a second) has passed, by the connections' watcher, not a timeout."""
+    import asyncio
+
+    from webui import web
+    w = web.Web(_Table())
+    w.timeout_ms = 2000
+    app = web.make_app(w)
+    v = w.version
+
+    async def ask(path, cookie=b""):
+        s = _Stream(b"GET %s HTTP/1.1\r\nHost: x\r\n%s\r\n" % (path, cookie))
+        await app.handle_request(s, s)
+        return s.out
+
+    async def main():
+        held = asyncio.ensure_future(ask(b"/api/table?after=%d" % v))
+        await asyncio.sleep(0)
+        assert w.held == 1
+        return await held
+    out = asyncio.run(main())
+    head, body = out.split(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.0 200 ") and json.loads(body) == {"v": v}
+    assert w.held == 0 and w.timeouts == 0 and w.open == 0
