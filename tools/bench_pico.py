@@ -590,7 +590,7 @@ def public():
 def seat():
     w.answer(3)
 def private():
-    w.private(3)
+    json.dumps(w.private(3))
 def req(path, show):
     w.version += 1
     asyncio.run(board.request(a, 3, b"GET", path, b"Cookie: seat3=%s\\r\\n" % w.tokens[3].encode(), show=show))
