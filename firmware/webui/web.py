@@ -35,9 +35,10 @@ _MAX_OPEN = const(12)          # connections at once, more are closed at once
 # its next wait, one begun after it waits for the next step
 _SHARE_US = const(20000)
 _SLOW_TURN_US = const(2000)    # a turn over 2000 us is counted as slow
-# long polls held at once; more answer "unchanged" at once and their pages ask again a
-# second later (the rp2 port's lwIP keeps 5 TCP connections: MEMP_NUM_TCP_PCB's default)
-HOLD_MAX = 4
+# long polls held at once: every phone at a full table, the public page and a spare;
+# more answer "unchanged" at once and their pages ask again a second later (the shoe's
+# Pico W UF2 gives lwIP a TCP connection for each open one: boards/uf2/RPI_PICO_W)
+HOLD_MAX = 10
 _HEAD_MAX = const(2048)        # request line + headers, bytes
 _BODY_MAX = const(64)          # a code form's body
 _LINE_MAX = const(512)
@@ -172,12 +173,12 @@ class Web:
         # what the pages show beyond the events: prompt, amount entry, refusals, the end
         if (t.narrator.last_prompt is not self.seen[0] or ui.msg is not self.seen[1]
                 or m.value != self.seen[2] or m.kind != self.seen[3]
-                or ui.over != self.seen[4] or ui.fatal is not self.seen[5]):
+                or self._over() != self.seen[4] or ui.fatal is not self.seen[5]):
             self.seen[0] = t.narrator.last_prompt
             self.seen[1] = ui.msg
             self.seen[2] = m.value
             self.seen[3] = m.kind
-            self.seen[4] = ui.over
+            self.seen[4] = self._over()
             self.seen[5] = ui.fatal
             self.version = drvtime.count_up(self.version)
         e = t.e
@@ -187,6 +188,14 @@ class Web:
             self.version = drvtime.count_up(self.version)
         elif e is not self.session_e:
             self.session_e = e             # UNDO rebuilt the same session's engine
+
+    def _over(self):
+        """0 in a session, 1 over, 2 over and kept as its history file."""
+        t = self.t
+        if not t.ui.over:
+            return 0
+        s = getattr(t, "session", None)
+        return 2 if s is None or s.kept else 1
 
     def on_event(self, ev, slot, up, card):
         """An accepted event (app.Table.event): track which cards lie face up."""
@@ -209,22 +218,26 @@ class Web:
 
     # ---------------------------------------------------------------- answers
     def answer(self, seat):
-        """The JSON bytes of the public table (seat 0) or of a seat's view. The public one
-        is made once per table version and shared by every client asking (a burst of long
-        polls waking at once costs one encoding, not one each); a seat's is that same
-        encoding with the seat's own fields added, and is not kept (it has one reader)."""
+        """The JSON bytes of the public table (seat 0) or of a seat's view (parts())."""
+        first, rest = self.parts(seat)
+        return first + rest
+
+    def parts(self, seat):
+        """The answer in two parts, sent one after the other (neither copied into the
+        other): its opening brace or, for a seat, the seat's own fields (not kept: they
+        have one reader); then the public table after its opening brace, made once per
+        table version and shared by every client asking (a burst of long polls waking at
+        once costs one encoding, not one each)."""
+        from json import dumps
         c = self.cache
-        if c[0] != self.version:
+        if c[0] != self.version or c[1] is None:
+            c[1] = None                    # (the old one is garbage before the new is made)
+            c[1] = dumps(self.public()).encode()[1:]
             c[0] = self.version
-            c[1] = None
-        if c[1] is None:
-            import json
-            c[1] = json.dumps(self.public()).encode()
         mine = self.private(seat) if seat else None
         if not mine:
-            return c[1]
-        import json
-        return c[1][:-1] + b", " + json.dumps(mine)[1:].encode()
+            return b"{", c[1]
+        return (dumps(mine)[:-1] + ", ").encode(), c[1]
 
     def public(self):
         """The public table as a dict (JSON): what anyone at the table may see."""
@@ -234,8 +247,6 @@ class Web:
         if e is None:
             out["stopped"] = t.ui.fatal
             return out
-        buf = [""] * 8
-        V.banker_view(e, t.ui, buf)
         ph = e.phase
         ended = ph == E.PH_IDLE and e.deals_ended > 0 or ph == E.PH_OVER
         out["preset"] = PRESETS[e.rules.preset]
@@ -245,7 +256,6 @@ class Web:
         out["banker"] = 0 if e.casino or ph == E.PH_CUT else (
             V.deal_banker(e) if e.in_deal() else e.banker)
         out["prompt"] = V.prompt(e, t.ui)
-        out["banker_display"] = buf
         if e.rules.shoot:
             out["kitty"] = e.kitty
         seats = []
@@ -272,7 +282,8 @@ class Web:
         if ph == E.PH_OVER:
             best = max(e.balance(s) for s in range(1, e.seats + 1))
             out["winners"] = [s for s in range(1, e.seats + 1) if e.balance(s) == best]
-            out["history"] = t.ui.history
+            # its file's name once it is there (the keeping takes a few passes after)
+            out["history"] = t.ui.history if self._over() == 2 else ""
             out["seal"] = t.ui.seal
         return out
 
@@ -458,6 +469,8 @@ class _Limited:
         self.r = r
         self.web = web
         self.left = _HEAD_MAX + _BODY_MAX
+        self.again = None                  # the request line, read already, given back
+        self.slot = -1                     # its connection's in web_poll.Deadlines
 
     def _take(self, data):
         self.web.slices = drvtime.count_up(self.web.slices)
@@ -467,9 +480,16 @@ class _Limited:
         return data
 
     async def readline(self):
+        line = self.again
+        if line is not None:
+            self.again = None
+            return line
         if self.left == _HEAD_MAX + _BODY_MAX:
             await self.web.turn()          # a request starts when the table lets it
-        return self._take(await self.r.readline())
+        line = self._take(await self.r.readline())
+        if len(line) > _LINE_MAX:
+            raise ValueError("line too long")
+        return line
 
     async def readexactly(self, n):
         return self._take(await self.r.readexactly(n))
@@ -503,6 +523,7 @@ def make_app(web):
     from microdot import Microdot, Request, Response
 
     from . import web_pages as P
+    from . import web_poll as W
 
     def quiet(exc):
         web.errors = drvtime.count_up(web.errors)   # a malformed request: 400, nothing on serial
@@ -510,6 +531,8 @@ def make_app(web):
     Request.max_readline = _LINE_MAX
     Request.max_content_length = _BODY_MAX
     Request.max_body_length = _BODY_MAX
+
+    ends = W.Deadlines(web, _MAX_OPEN)
 
     class TableServer(Microdot):
         async def handle_request(self, reader, writer):
@@ -521,17 +544,34 @@ def make_app(web):
             web.requests = drvtime.count_up(web.requests)
             if web.open > web.most_open:
                 web.most_open = web.open
+            # each connection ends web_timeout after it opened (ends: one watcher for all)
+            slot = ends.add(asyncio.current_task())
+            r = _Limited(reader, web)
+            r.slot = slot
             try:
-                await asyncio.wait_for(
-                    Microdot.handle_request(self, _Limited(reader, web), _Writer(writer, web)),
-                    web.timeout_ms / 1000)
-            except asyncio.TimeoutError:
-                web.timeouts = drvtime.count_up(web.timeouts)
+                await self.serve(r, _Writer(writer, web))
+            except asyncio.CancelledError:
+                if not ends.ran_out(slot):
+                    raise                  # (not its time: the server stops)
             except Exception:  # noqa: BLE001 - a broken connection must not stop the table
                 web.errors = drvtime.count_up(web.errors)
             finally:
+                ends.drop(slot)
                 web.open -= 1
                 await _close(writer)
+
+        async def serve(self, r, w):
+            """A phone's long poll (web_poll.py), or anything else through microdot."""
+            try:
+                line = await r.readline()
+            except ValueError:             # (microdot answers a line too long: 400)
+                line = b"-"
+            poll = W.poll_of(line, web)
+            if poll is not None:
+                await W.serve(web, r, w, poll[0], poll[1], ends, r.slot)
+                return
+            r.again = line
+            await Microdot.handle_request(self, r, w)
 
     app = TableServer()
 
@@ -660,8 +700,6 @@ def make_app(web):
 
 
 JSON = {"Content-Type": "application/json", "Cache-Control": "no-store"}
-
-
 def _history_name(name):
     """history/NNNN.txt only: no other file on the flash is ever served."""
     if len(name) != 8 or not name.endswith(".txt"):

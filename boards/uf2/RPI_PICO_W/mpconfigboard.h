@@ -6,6 +6,10 @@
 #define MICROPY_HW_FLASH_STORAGE_BYTES          (848 * 1024 + 96 * 1024)
 
 #define MICROPY_PY_NETWORK 1
+// lwIP's TCP connections (its default 5): one for every long poll the web part holds
+// (firmware/webui/web.py HOLD_MAX, a phone at each seat and the public page) and for the
+// requests beside them (_MAX_OPEN); one closed and waiting out TIME_WAIT is taken first
+#define MEMP_NUM_TCP_PCB                        (16)
 #define MICROPY_PY_NETWORK_HOSTNAME_DEFAULT     "PicoW"
 
 #define CYW43_USE_SPI (1)

@@ -1,0 +1,209 @@
+# The phones' long polls, read and answered without microdot (web.py's TableServer hands
+# them here): GET /api/table?after=V and GET /api/seat/N?after=V with the seat's cookie.
+# Every phone asks one at every table version, so this is nearly every request the Pico W
+# serves; microdot's Request (a headers dict, the query's and cookies' dicts) and its
+# Response (a write per header) would cost each of them more than its answer does. Only
+# these exact forms are taken; anything else (the pages, the login, the histories, a poll
+# with another query) goes to microdot unchanged, its request line given back first.
+import asyncio
+
+from hardware import drvtime
+
+try:
+    from time import ticks_add, ticks_diff, ticks_ms
+except ImportError:                       # CPython: asyncio's own clock, in ms
+    from time import monotonic
+
+    def ticks_ms():
+        return int(monotonic() * 1000)
+
+    def ticks_add(t, ms):
+        return t + ms
+
+    def ticks_diff(a, b):
+        return a - b
+
+_HEAD_OK = (b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"
+            b"Cache-Control: no-store\r\nContent-Length: ")
+_NO_CODE = b'{"error": "open /seat/N with the seat\'s code first"}'
+_REFUSED = (b"HTTP/1.0 403 N/A\r\nContent-Type: application/json\r\nContent-Length: %d"
+            b"\r\n\r\n%s" % (len(_NO_CODE), _NO_CODE))
+_BAD = b"HTTP/1.0 400 N/A\r\nContent-Length: 11\r\n\r\nBad request"
+_TABLE = b"/api/table"
+_SEAT = b"/api/seat/"
+_AFTER = b"after="
+_DIGITS_MAX = 9                       # a version is below 2**30 (drvtime.count_up)
+_COOKIES = tuple(b"seat%d=" % s for s in range(9))
+_TOKEN_LEN = 16
+_WATCH_MS = 250                       # how often the connections' ends are looked at
+# asyncio.sleep_ms on MicroPython, the second-based sleep on CPython
+_sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
+
+
+def poll_of(line, web):
+    """(seat, after) when the request line is one of the long polls taken here (seat 0:
+    the public table), else None (microdot answers it)."""
+    if not line.startswith(b"GET /api/"):
+        return None
+    words = line.split()
+    if len(words) != 3 or not words[2].startswith(b"HTTP/"):
+        return None
+    url = words[1]
+    q = url.find(b"?")
+    path = url if q < 0 else url[:q]
+    after = 0
+    if q >= 0:
+        digits = url[q + 1 + len(_AFTER):]
+        if url[q + 1:q + 1 + len(_AFTER)] != _AFTER or not 0 < len(digits) <= _DIGITS_MAX:
+            return None
+        for ch in digits:
+            if not 48 <= ch <= 57:
+                return None
+        after = int(digits)
+    if path == _TABLE:
+        return 0, after
+    if len(path) != len(_SEAT) + 1 or not path.startswith(_SEAT):
+        return None
+    seat = path[-1] - 48
+    e = web.t.e
+    if e is None or not 1 <= seat <= e.seats:
+        return None                       # microdot's own refusal
+    return seat, after
+
+
+def _token(line, seat):
+    """The seat's token in a Cookie header line, or ''."""
+    name = _COOKIES[seat]
+    i = line.find(name)
+    while i > 0 and line[i - 1] not in b" ;:":
+        i = line.find(name, i + 1)         # (another cookie's name ending the same)
+    if i < 0:
+        return ""
+    i += len(name)
+    return line[i:i + _TOKEN_LEN].decode()
+
+
+async def serve(web, r, w, seat, after, ends=None, slot=-1):
+    """Read the rest of the head (only a seat's cookie matters), hold the poll until the
+    table moves on, answer."""
+    token = ""
+    try:
+        while True:
+            line = await r.readline()
+            if len(line) <= 2:             # the blank line (or the peer gone)
+                break
+            # (a cheap look at the first letter before a copy of every header's name)
+            if seat and line[0] in b"Cc" and line[:7].lower() == b"cookie:":
+                token = _token(line, seat) or token
+    except ValueError:                     # a head over its limit
+        web.errors = drvtime.count_up(web.errors)
+        await w.awrite(_BAD)
+        return
+    if seat and not web.token_ok(seat, token):
+        await w.awrite(_REFUSED)
+        return
+    if slot >= 0:
+        await _held(web, ends, slot, after)
+    else:
+        await web.changed(after)
+    await web.turn()
+    if web.version == after:
+        body = web.same(after)
+        await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(body), body))
+        return
+    first, rest = web.parts(seat)
+    await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(first) + len(rest), first))
+    await w.awrite(rest)
+
+
+async def _held(web, ends, slot, after):
+    """web.changed() without a wait_for (a task and a timer each time): the poll's end is
+    kept by the connections' watcher, which cancels the wait when it comes."""
+    from . import web as _web
+    if web.version != after or web.held >= _web.HOLD_MAX:
+        return
+    ends.hold(slot, min(_web.POLL_WAIT_MS, web.timeout_ms - 1000))   # before the cut-off
+    web.held += 1
+    try:
+        while web.version == after and not web.t.stop:
+            await web.news.wait()
+            web.slices = drvtime.count_up(web.slices)
+    except asyncio.CancelledError:
+        if not ends.held_out(slot):
+            raise                          # (the connection's own end, or a stop)
+    finally:
+        ends.hold(slot, -1)
+        web.held -= 1
+
+
+class Deadlines:
+    """Each open connection's end, web_timeout after it opened, kept by one watcher task
+    (running while a connection is open) rather than by a wait_for around each request
+    (a task and a timer of its own for every one)."""
+
+    def __init__(self, web, n):
+        self.web = web
+        self.tasks = [None] * n
+        self.ends = [0] * n
+        self.out = bytearray(n)            # 1: cancelled for running out of time
+        self.polls = [0] * n               # a held poll's end
+        self.holding = bytearray(n)        # 1: polls[i] is set; 2: it came (cancelled)
+        self.watching = False
+
+    def add(self, task):
+        """Watch `task` (the connection's); its slot, -1 when none is free."""
+        for i in range(len(self.tasks)):
+            if self.tasks[i] is None:
+                self.tasks[i] = task
+                self.out[i] = 0
+                self.holding[i] = 0
+                self.ends[i] = ticks_add(ticks_ms(), self.web.timeout_ms)
+                if not self.watching:
+                    self.watching = True
+                    asyncio.create_task(self._watch())
+                return i
+        return -1
+
+    def drop(self, i):
+        if i >= 0:
+            self.tasks[i] = None
+
+    def hold(self, i, ms):
+        """A poll held from now for `ms` (-1: not any more)."""
+        if ms < 0:
+            self.holding[i] = 0
+            return
+        self.polls[i] = ticks_add(ticks_ms(), ms)
+        self.holding[i] = 1
+
+    def held_out(self, i):
+        return self.holding[i] == 2
+
+    def ran_out(self, i):
+        return i >= 0 and self.out[i]
+
+    async def _watch(self):
+        tasks = self.tasks
+        try:
+            while True:
+                await _sleep_ms(_WATCH_MS)
+                now = ticks_ms()
+                left = False
+                for i in range(len(tasks)):
+                    task = tasks[i]
+                    if task is None or self.out[i]:
+                        continue                   # (a slot is free once its task drops it)
+                    if ticks_diff(now, self.ends[i]) >= 0:
+                        self.out[i] = 1
+                        self.web.timeouts = drvtime.count_up(self.web.timeouts)
+                        task.cancel()
+                    elif self.holding[i] == 1 and ticks_diff(now, self.polls[i]) >= 0:
+                        self.holding[i] = 2        # answered unchanged (_held)
+                        task.cancel()
+                        left = True
+                    else:
+                        left = True
+                if not left:
+                    return
+        finally:
+            self.watching = False
