@@ -437,22 +437,9 @@ def lanes_between(run, t0, t1):
     return lanes
 
 
-def main_w(a):
-    try:
-        run, driver, events = record_w(a.seats, a.seed, a.events, log=lambda *x: None)
-        card = pick_card_w(w_cards(run, driver, events), a.percentile)
-    except B.BenchError as e:
-        cli.fail("card_timeline.py", e)
-    ncards = len(w_cards(run, driver, events))
-    last, t0, ev, seat, t_end, t_acc, firsts = card
-    b = breakdown(run, t0, ev, seat, t_end)
-    b["lanes_all"] = lanes_between(run, t0, t0 + last)
+def print_steps(b, t0, t_end):
+    """The card's moments and where its time went, from its tag to its display's last byte."""
     total = (t_end - t0) / 1e6
-    print("card timeline (virtual Pico W, the shoe's Pico W UF2, %d phones long-polling): "
-          "event %d, seat %d, %s of %d player cards: %.1f ms from the tag to its display's "
-          "last byte, %.1f ms to the last phone's answer showing it"
-          % (len(firsts), ev + 1, seat, "the median" if a.percentile == 50 else
-             "percentile %d" % a.percentile, ncards, total, last / 1e6))
     for name, t in (("its record read", b["read"]), ("journaled, on the serial line", b["said"]),
                     ("first byte to its display", b["first"])):
         if t is not None:
@@ -465,6 +452,25 @@ def main_w(a):
                                              100 * ns / (t_end - t0)))
     print("  %-34s %6.1f ms (%2.0f%%)" % ("the CPU's own (no lane)", total - busy / 1e6,
                                          100 * (1 - busy / (t_end - t0))))
+
+
+def main_w(a):
+    try:
+        run, driver, events = record_w(a.seats, a.seed, a.events, log=lambda *x: None)
+        cards = w_cards(run, driver, events)
+        card = pick_card_w(cards, a.percentile)
+    except B.BenchError as e:
+        cli.fail("card_timeline.py", e)
+    last, t0, ev, seat, t_end, t_acc, firsts = card
+    b = breakdown(run, t0, ev, seat, t_end)
+    b["lanes_all"] = lanes_between(run, t0, t0 + last)
+    total = (t_end - t0) / 1e6
+    print("card timeline (virtual Pico W, the shoe's Pico W UF2, %d phones long-polling): "
+          "event %d, seat %d, %s of %d player cards: %.1f ms from the tag to its display's "
+          "last byte, %.1f ms to the last phone's answer showing it"
+          % (len(firsts), ev + 1, seat, "the median" if a.percentile == 50 else
+             "percentile %d" % a.percentile, len(cards), total, last / 1e6))
+    print_steps(b, t0, t_end)
     for phone, t in sorted(firsts.items(), key=lambda kv: (kv[1], kv[0])):
         print("  %-34s at %6.1f ms (%5.1f ms after the event was accepted)"
               % (phone_name(phone) + "'s first answer showing it", (t - t0) / 1e6,
@@ -481,8 +487,6 @@ def main_w(a):
            % (seat, ev + 1, total, last / 1e6), phone_answers(run))
     print("  picture: %s" % os.path.relpath(a.out, ROOT))
     return 0
-
-
 
 
 def main(argv=None):
@@ -519,18 +523,7 @@ def main(argv=None):
           "%s of %d player cards: %.1f ms from the tag to its display's last byte"
           % (ev + 1, seat, "the median" if a.percentile == 50 else
              "percentile %d" % a.percentile, n, total))
-    for name, t in (("its record read", b["read"]), ("journaled, on the serial line", b["said"]),
-                    ("first byte to its display", b["first"])):
-        if t is not None:
-            print("  %-34s at %6.1f ms" % (name, (t - t0) / 1e6))
-    busy = 0
-    for name, ns in b["lanes"].items():
-        busy += ns
-        print("  %-34s %6.1f ms (%2.0f%%)" % (name + " bus" if name != "flash" else
-                                             "flash (CPU stalled)", ns / 1e6,
-                                             100 * ns / (t_end - t0)))
-    print("  %-34s %6.1f ms (%2.0f%%)" % ("the CPU's own (no lane)", total - busy / 1e6,
-                                         100 * (1 - busy / (t_end - t0))))
+    print_steps(b, t0, t_end)
     draw(run, t0, ev, seat, t_end, b, a.out,
          "A card to seat %d (event %d): %.1f ms from its tag to its display's last byte "
          "(virtual Pico, the shoe's UF2)" % (seat, ev + 1, total))
