@@ -131,6 +131,33 @@ def breakdown(run, t0, ev, seat, t_end):
     return {"read": read, "said": said, "first": first, "lanes": lanes}
 
 
+def draw_bars(d, run, lo, hi, seat, x, rows, y0, rh, top, bottom, erase_font=None):
+    """Each I2C transaction and flash operation between lo and hi (ns) as a bar in its lane:
+    rows are the PN532, the switch, the card's display, the other displays and the flash,
+    each rh pixels from y0, a bar from top to rh - bottom in it; erases named with
+    erase_font when given."""
+    for end, addr, kind, n, disp in run.txns:
+        start = end - bus_ns(n)
+        if end < lo or start > hi:
+            continue
+        row = (0 if addr == PN532_ADDR else 1 if addr == MUX_ADDR else
+               2 if disp == seat - 1 else 3 if disp >= 0 else -1)
+        if row < 0:
+            continue
+        y = y0 + row * rh
+        d.rectangle((x(start), y + top, max(x(start) + 1, x(end)), y + rh - bottom),
+                    fill=rows[row][1])
+    for kind, offs, count, cost, start in run.p_flash_ops:
+        if start + cost < lo or start > hi:
+            continue
+        y = y0 + 4 * rh
+        d.rectangle((x(start), y + top, max(x(start) + 1, x(start + cost)), y + rh - bottom),
+                    fill=rows[4][1])
+        if erase_font is not None:
+            d.text((x(start) + 2, y - 4), "erase" if kind == "e" else "", fill=rows[4][1],
+                   font=erase_font)
+
+
 def draw(run, t0, ev, seat, t_end, b, path, caption):
     from PIL import Image, ImageDraw, ImageFont
     span = t_end - t0
@@ -153,24 +180,7 @@ def draw(run, t0, ev, seat, t_end, b, path, caption):
         y = y0 + i * rh
         d.text((20, y + 12), name, fill=col, font=font)
         d.line([(left, y + rh - 6), (W - 20, y + rh - 6)], fill=(230, 230, 230))
-    for end, addr, kind, n, disp in run.txns:
-        start = end - bus_ns(n)
-        if end < lo or start > hi:
-            continue
-        row = (0 if addr == PN532_ADDR else 1 if addr == MUX_ADDR else
-               2 if disp == seat - 1 else 3 if disp >= 0 else -1)
-        if row < 0:
-            continue
-        y = y0 + row * rh
-        d.rectangle((x(start), y + 8, max(x(start) + 1, x(end)), y + rh - 10), fill=rows[row][1])
-    for kind, offs, count, cost, start in run.p_flash_ops:
-        if start + cost < lo or start > hi:
-            continue
-        y = y0 + 4 * rh
-        d.rectangle((x(start), y + 8, max(x(start) + 1, x(start + cost)), y + rh - 10),
-                    fill=rows[4][1])
-        d.text((x(start) + 2, y - 4), "erase" if kind == "e" else "", fill=rows[4][1],
-               font=small)
+    draw_bars(d, run, lo, hi, seat, x, rows, y0, rh, 8, 10, erase_font=small)
     marks = [(t0, "tag in the field"), (b["read"], "its record read"),
              (b["said"], "event journaled, on the serial line"),
              (b["first"], "first byte to its display"), (t_end, "last byte")]
@@ -373,23 +383,7 @@ def draw_w(run, card, b, path, caption, answers):
         y = y0 + i * rh
         d.text((20, y + 9), name, fill=col, font=font)
         d.line([(left, y + rh - 4), (W - right, y + rh - 4)], fill=(225, 225, 225))
-    for end, addr, kind, n, disp in run.txns:
-        start = end - bus_ns(n)
-        if end < lo or start > hi:
-            continue
-        row = (0 if addr == PN532_ADDR else 1 if addr == MUX_ADDR else
-               2 if disp == seat - 1 else 3 if disp >= 0 else -1)
-        if row < 0:
-            continue
-        y = y0 + row * rh
-        d.rectangle((x(start), y + 6, max(x(start) + 1, x(end)), y + rh - 8),
-                    fill=bus_rows[row][1])
-    for kind, offs, count, cost, start in run.p_flash_ops:
-        if start + cost < lo or start > hi:
-            continue
-        y = y0 + 4 * rh
-        d.rectangle((x(start), y + 6, max(x(start) + 1, x(start + cost)), y + rh - 8),
-                    fill=bus_rows[4][1])
+    draw_bars(d, run, lo, hi, seat, x, bus_rows, y0, rh, 6, 8)
     d.text((20, yp - 24), "phones (long-polling)", fill=PHONE_COLOUR, font=font)
     for i, phone in enumerate(phones):
         y = yp + i * ph
