@@ -168,7 +168,9 @@ class _ButtonEdges:
         self.h0, self.h1, self.h2 = halves
         self.m0, self.m1, self.m2 = masks
         self.seen = [0, 0, 0]
-        self.spots = tuple((halves.index(h), shift, i) for h, shift, i in spots)
+        # a byte a button, in BUTTONS order: its halfword's index << 4 | its nibble's shift
+        # (one small bytes object: a tuple of tuples took a heap block a button)
+        self.spots = bytes(halves.index(h) << 4 | shift for h, shift, _ in spots)
         # write 1 to clear: a halfword write reaches both halves of its word (datasheet
         # 2.1.4), so it clears the same bits of the other half too; those were read in the
         # same take(), unless they latched in the microseconds between read and write
@@ -194,8 +196,9 @@ class _ButtonEdges:
         if c:
             mem16[self.w2] = c
         out = 0
-        for k, shift, i in self.spots:
-            v = seen[k] >> shift
+        spots = self.spots
+        for i in range(len(spots)):
+            v = seen[spots[i] >> 4] >> (spots[i] & 15)
             if v & 4:
                 out |= 1 << i
             if v & 8:

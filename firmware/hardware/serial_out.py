@@ -24,7 +24,9 @@ except ImportError:  # a port without select
 # the text stream of MicroPython's stdout ends each line with CR LF; its bytes are written
 # here, so the same ending is kept
 EOL = b"\r\n" if sys.implementation.name == "micropython" else b"\n"
-QUEUE_BYTES = 1024
+# a burst beyond the USB buffer while the host reads (a deal's end, the help line); a host
+# that does not read fills any size
+QUEUE_BYTES = 512
 PIECE = 32               # bytes handed on a time from the queue (each gated by POLLOUT)
 
 

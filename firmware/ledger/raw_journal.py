@@ -2,7 +2,7 @@
 # littlefs (boards/uf2/shoe_flash.py), and an event line costs two page programs instead of
 # a littlefs commit, which now and then erases a sector (the CPU stalled meanwhile). journal.txt stays in littlefs as before; the tail is folded into it when a
 # session ends, or in a quiet moment once it passes FOLD_BYTES. The region's first
-# TAIL_SECTORS sectors hold the tail, the rest the snapshots (raw_snapshot.py).
+# TAIL_SECTORS sectors hold the tail, the rest the snapshots (snapshot.py).
 #
 # The tail, from the region's first byte:
 #   "@N\n"           N: journal.txt's size when the tail began (as journal.py's tail file)
@@ -23,15 +23,12 @@ import sys
 
 from . import forget
 from .journal_files import JournalFiles
+from .snapshot import _ERASED, PAGE, SECTOR, TAIL_SECTORS  # noqa: F401 - the region's layout
 
-SECTOR = 4096
-PAGE = 256
-TAIL_SECTORS = 12
 FOLD_BYTES = 40 * 1024          # a tail this long is folded in a quiet moment (only a
                                 # session of some 4,000 events gets there: else at its end)
 _DOLLAR = 36
 _NL = 10
-_ERASED = b"\xff" * PAGE
 
 if sys.implementation.name != "micropython":  # CPython: the viper function runs as Python
     from game.native_shim import micropython, ptr8  # noqa: F401

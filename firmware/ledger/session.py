@@ -24,9 +24,8 @@ class Session:
             self.snap = Snapshot(root)
         else:                            # the board's raw flash region (raw_journal.py)
             from .raw_journal import RawJournal
-            from .raw_snapshot import RawSnapshot
             self.journal = RawJournal(flash, root)
-            self.snap = RawSnapshot(flash, root, self.journal.page)
+            self.snap = Snapshot(root, flash, self.journal.page)
         self.e = None                    # the engine (None: no usable session)
         self.nev = 0                     # events in the session
         self.undo_ok = False             # the last event may be taken back

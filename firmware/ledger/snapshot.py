@@ -13,6 +13,16 @@
 #   (RawJournal: the flash position its check ends at; 0 for files); then two bytes the
 #   controller keeps of the last event (what UNDO may take back) and every Engine.state()
 #   buffer's bytes in order, its scalars first (the state's CRC covers all of them)
+#
+# Kept in jsnap/state.bin (the stock UF2, the host), or on the shoe's own UF2 in the raw
+# flash region after the journal's tail (raw_journal.py): there each record is a run of
+# whole pages from a page boundary, written after the last, so that taking one costs page
+# programs and never an erase. A boot tries them newest first and takes the first that
+# checks (its CRC, and the journal still beginning with the bytes it was taken after); a
+# torn one fails its CRC. Once the space is more than half used, a new session's start
+# erases it; until then records of older sessions stay, never matching a new journal's
+# bytes. When it is full, no more snapshots are taken until then: a boot replays more
+# events, nothing is lost. One class for both stores (the shoe's heap holds one).
 import os
 from array import array
 from binascii import crc32
@@ -20,6 +30,12 @@ from binascii import crc32
 MAGIC = b"SNP2"
 _HEAD = 4 + 20
 _EXTRA = 2
+# the raw flash region (the shoe's UF2): the journal's tail in its first TAIL_SECTORS
+# sectors (raw_journal.py), the snapshots after
+SECTOR = 4096
+PAGE = 256
+TAIL_SECTORS = 12
+_ERASED = b"\xff" * PAGE
 
 
 def _u32(b, i):
@@ -32,12 +48,20 @@ def _put32(b, i, v):
 
 
 class Snapshot:
-    def __init__(self, root=""):
+    def __init__(self, root="", dev=None, page=None):
+        """dev: the raw flash region (its journal's `page` buffer shared); None: a file."""
         self.dir = root + "jsnap"
         self.path = root + "jsnap/state.bin"
         self.events = 0            # of the snapshot found by restore() or written by save()
         self.offset = 0            # journal bytes it follows
         self.extra = b"\x00\x00"
+        self.dev = dev
+        if dev is not None:
+            self.start = TAIL_SECTORS * SECTOR
+            self.end = dev.ioctl(4, 0) * SECTOR     # the region's size
+            self.free = -1         # where the next record goes (-1: not looked for yet)
+            self._page = bytearray(PAGE) if page is None else page
+            self.full = 0          # snapshots not taken for want of room
 
     def save(self, engine, journal, events, extra=b"\x00\x00"):
         """Write the engine's state as it is after `events` events = the whole journal,
@@ -66,6 +90,9 @@ class Snapshot:
         self.offset = offset
 
     def _write(self, out):
+        if self.dev is not None:
+            self._program(out)
+            return
         try:
             os.stat(self.dir)
         except OSError:
@@ -76,6 +103,13 @@ class Snapshot:
     def _stored(self, n):
         """The stored snapshots' bytes (at least the n a record of this engine takes),
         newest first: a file holds one."""
+        if self.dev is not None:
+            for pos in reversed(self._records()):
+                if pos + n <= self.end:
+                    data = bytearray(n)
+                    self.dev.readblocks(pos // SECTOR, data, pos % SECTOR)
+                    yield data
+            return
         try:
             with open(self.path, "rb") as f:
                 data = f.read()
@@ -123,12 +157,65 @@ class Snapshot:
         return offset
 
     def erase_step(self):
-        """Flash a new session's snapshots will need, erased ahead: none for a file."""
-        return False
+        """One sector of the raw space erased, the last written first (a session's end,
+        while the table takes no cards); False when it is all erased (a file: always)."""
+        if self.dev is None:
+            return False
+        if self.free < 0:
+            self._records()
+        if self.free <= self.start:
+            return False
+        s = (self.free - 1) // SECTOR
+        self.dev.ioctl(6, s)
+        self.free = s * SECTOR
+        return True
 
     def remove(self):
-        try:
-            os.remove(self.path)
-        except OSError:
-            pass
+        """A new session: the file removed; the raw space erased once it is more than half
+        used (it was at the last session's end, unless the power went first)."""
+        if self.dev is None:
+            try:
+                os.remove(self.path)
+            except OSError:
+                pass
+        else:
+            if self.free < 0:
+                self._records()
+            if self.free - self.start > (self.end - self.start) // 2:
+                pos = self.start
+                while pos < self.free:
+                    self.dev.ioctl(6, pos // SECTOR)
+                    pos += SECTOR
+                self.free = self.start
         self.events = self.offset = 0
+
+    # ------------------------------------------------------------------ the raw region
+    def _records(self):
+        """Positions of the pages that begin with the record magic, oldest first; sets
+        self.free after the last page written."""
+        found = []
+        pos = self.start
+        free = pos
+        page = self._page
+        while pos < self.end:
+            self.dev.readblocks(pos // SECTOR, page, pos % SECTOR)
+            if page[0:4] == MAGIC:
+                found.append(pos)
+            if page != _ERASED:
+                free = pos + PAGE
+            pos += PAGE
+        self.free = free
+        return found
+
+    def _program(self, out):
+        if self.free < 0:
+            self._records()
+        n = (len(out) + PAGE - 1) // PAGE * PAGE
+        pos = self.free
+        if pos + n > self.end:
+            self.full += 1
+            return
+        buf = bytearray(b"\xff" * n)
+        buf[:len(out)] = out
+        self.free = pos + n            # a torn program still took these pages
+        self.dev.writeblocks(pos // SECTOR, buf, pos % SECTOR)

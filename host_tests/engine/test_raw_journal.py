@@ -1,5 +1,5 @@
 """The journal's tail and the snapshots in raw flash (firmware/ledger/raw_journal.py,
-raw_snapshot.py), on a simulated NOR flash (boards/simdev/flash.py) whose programs only
+snapshot.py), on a simulated NOR flash (boards/simdev/flash.py) whose programs only
 clear bits and whose power can go in the middle of any program or erase, tearing it bit by
 bit: after a cut at every instant the journal recovers to what it was before the operation
 in flight or after it, never to anything else, and takes the next line."""
@@ -12,7 +12,6 @@ import pytest
 from boards.simdev.flash import Flash, PowerCut
 from ledger.journal import Journal
 from ledger.raw_journal import FOLD_BYTES, PAGE, SECTOR, TAIL_SECTORS, RawJournal
-from ledger.raw_snapshot import RawSnapshot
 from ledger.snapshot import Snapshot
 from game.transcript import Header, read_events
 
@@ -268,24 +267,24 @@ def test_snapshots_in_raw_flash_newest_that_fits_wins(tmp_path):
     j = RawJournal(flash, root)
     j.recover()
     j.start(GAME_HEAD)
-    s = RawSnapshot(flash, root)
+    s = Snapshot(root, flash)
     s.remove()
     erases = flash.erases
     for n, line in enumerate(GAME[:5], 1):
         j.append(line)
         s.save(_engine(GAME_HEAD + GAME[:n]), j, n, b"\x05\x01")
     assert flash.erases == erases                          # page programs only
-    r = RawSnapshot(flash, root)
+    r = Snapshot(root, flash)
     e = _fresh_engine(j)
     assert r.restore(e, j) == j.size and r.events == 5 and r.extra == b"\x05\x01"
     assert [bytes(b) for b in e.state()] == [bytes(b) for b in _engine(GAME_HEAD + GAME[:5]).state()]
     j.drop_last()                                          # UNDO: the one before fits
-    r = RawSnapshot(flash, root)
+    r = Snapshot(root, flash)
     assert r.restore(_fresh_engine(j), j) == j.size and r.events == 4
     # the same line again: a snapshot checks the flash's bytes, where the undone record
     # stays (dead): the one taken after it no longer fits, the one before it does
     j.append(GAME[4])
-    assert RawSnapshot(flash, root).restore(_fresh_engine(j), j) == len(text(GAME_HEAD + GAME[:4]))
+    assert Snapshot(root, flash).restore(_fresh_engine(j), j) == len(text(GAME_HEAD + GAME[:4]))
     # another line, and its record torn: the one before it
     j.drop_last()
     j.append("stake 2 3")
@@ -293,7 +292,7 @@ def test_snapshots_in_raw_flash_newest_that_fits_wins(tmp_path):
     with pytest.raises(PowerCut):
         s.save(_engine(GAME_HEAD + GAME[:4] + ["stake 2 3"]), j, 5)
     flash.power_on()
-    r = RawSnapshot(flash, root)
+    r = Snapshot(root, flash)
     assert r.restore(_fresh_engine(j), j) == len(text(GAME_HEAD + GAME[:4])) and r.events == 4
 
 
@@ -304,7 +303,7 @@ def test_a_full_snapshot_space_takes_no_more_and_a_new_session_erases_it(tmp_pat
     j.recover()
     j.start(GAME_HEAD)
     j.append(GAME[0])
-    s = RawSnapshot(flash, root)
+    s = Snapshot(root, flash)
     e = _engine(GAME_HEAD + GAME[:1])
     size = s.end - s.start
     per = -(-(20 + 2 + sum(len(bytes(b)) for b in e.state())) // PAGE) * PAGE
@@ -315,5 +314,5 @@ def test_a_full_snapshot_space_takes_no_more_and_a_new_session_erases_it(tmp_pat
     s.remove()                                             # a new session: erased
     assert flash.erases - erases == (s.end - s.start) // SECTOR - (size - size // per * per) // SECTOR
     assert s.free == s.start
-    assert RawSnapshot(flash, root).restore(_fresh_engine(j), j) == 0
+    assert Snapshot(root, flash).restore(_fresh_engine(j), j) == 0
     assert isinstance(s, Snapshot)
