@@ -41,8 +41,7 @@ class TCA9548A:
 class Channel:
     def __init__(self, mux, n):
         self.mux = mux
-        self.n = n
-        self._bit = 1 << n
+        self._bit = 1 << n               # (two attributes: the smallest instance dict)
 
     def try_lock(self):
         if not self.mux.i2c.try_lock():

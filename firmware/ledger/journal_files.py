@@ -134,14 +134,6 @@ class JournalFiles:
             c = crc32(memoryview(self.body)[:min(self.nbody, upto - self.base)], c)
         return c
 
-    def mark(self):
-        """(its size, 0, its CRC-32): what a snapshot taken now checks the journal by."""
-        return self.size, 0, self.crc(self.size)
-
-    def matches(self, offset, where, check):
-        """The journal still begins with the bytes a snapshot's mark() was taken of."""
-        return offset <= self.size and self.crc(offset) == check
-
     def last_line_start(self):
         """Offset where the last line begins (the journal ends with a newline)."""
         size, last_nl, prev_nl = self._newlines()
@@ -173,10 +165,6 @@ class JournalFiles:
         os.rename(self.path, dest)
         self.size = self.base = 0
         self.newest = int(dest[dest.rfind("/") + 1:-4])
-
-    def make_ready(self):
-        """Work a new session's start() can be spared, done ahead (nothing for files)."""
-        return False
 
     def _history_names(self):
         """history/NNNN.txt names, oldest first."""

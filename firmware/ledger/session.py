@@ -7,9 +7,10 @@ from .seal import Seal
 from .snapshot import Snapshot
 from game.transcript import Header, ParseError, read_events, strip
 
-# events UNDO may take back while the deal has not moved on
-UNDOABLE = (E.EV_STAKE, E.EV_BUY, E.EV_TWIST, E.EV_STICK, E.EV_SPLIT, E.EV_BURN,
-            E.EV_DOUBLE, E.EV_SHOOT, E.EV_KITTY, E.EV_BANKDOUBLE, E.EV_SELL)
+# events UNDO may take back while the deal has not moved on, a bit each (an int: no heap)
+_UNDOABLE = (1 << E.EV_STAKE | 1 << E.EV_BUY | 1 << E.EV_TWIST | 1 << E.EV_STICK
+             | 1 << E.EV_SPLIT | 1 << E.EV_BURN | 1 << E.EV_DOUBLE | 1 << E.EV_SHOOT
+             | 1 << E.EV_KITTY | 1 << E.EV_BANKDOUBLE | 1 << E.EV_SELL)
 
 
 class Session:
@@ -67,7 +68,8 @@ class Session:
             if sc is not None:
                 sc.event(ev, card, e.packs, mate)
             self.last_ev = ev
-            self.undo_ok = (ev in UNDOABLE and e.deals_ended == ended and e.phase != E.PH_OVER
+            self.undo_ok = (1 << ev & _UNDOABLE != 0 and e.deals_ended == ended
+                            and e.phase != E.PH_OVER
                             and not (e.phase == E.PH_BANKER and ph != E.PH_BANKER))
         return why
 
@@ -95,7 +97,8 @@ class Session:
     def replay(self):
         """Rebuild the engine from the journal (boot, UNDO): from the snapshot when it
         belongs to this journal, else from the first event. Drops a bad tail. The seal's
-        hash is fed again by seal.catch_up() (boot) or when the seal is taken."""
+        hash is fed again from the journal: after a boot in the loop's quiet moments
+        (seal.catch_up_some), else when the seal is taken."""
         self.seal.drop()
         self._check_shuffles()           # (from a snapshot: known again after a shuffle)
         self.e = None
@@ -143,11 +146,6 @@ class Session:
                 return
         self.say("# journal: %d events replayed" % (self.nev - self.snap.events)
                  + (" after a snapshot of %d" % self.snap.events if self.snap.events else ""))
-
-    def resume(self):
-        """A boot: the engine from the journal (the seal's running hash follows it in the
-        loop's quiet moments: seal.catch_up_some)."""
-        self.replay()
 
     def check_shuffles(self):
         """Settings' shuffle_check = on: each shuffle judged (shuffle_check.py)."""

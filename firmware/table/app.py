@@ -127,7 +127,7 @@ class Table:
         if s.journal.recover():
             if s.journal.dropped:
                 self.say("# journal: torn last line (%d bytes) dropped" % s.journal.dropped)
-            s.resume()
+            s.replay()
             if s.e is not None and s.e.finished():
                 self._session_over()
         s.journal.next_history()         # known ahead, not inside the press that ends a session

@@ -90,7 +90,7 @@ def test_a_boots_hash_caught_up_in_slices_between_events_and_folds(tmp_path):
         s.close()
         b = SS.Session(root, say=lambda text: None, flash=flash)
         assert b.journal.recover()
-        b.resume()
+        b.replay()
         assert b.seal.behind()
         done = False
         for k, ev in enumerate(EVENTS[STAKE + 8:]):
