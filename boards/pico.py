@@ -64,18 +64,32 @@ def make_pn532():
 
 
 def make_bus_clear():
-    """The bus clear (firmware/hardware/bus_recovery.py): SDA's level read from SIO GPIO_IN (the
-    pin stays the I2C block's), the pins taken as open-drain GPIOs for the clear."""
-    from hardware.bus_recovery import BusClear
-    from machine import mem32
-    bit = 1 << SDA
+    """The bus's watch and clear (firmware/hardware/faults.py): stuck() reads SDA's level
+    from SIO GPIO_IN (the pin stays the I2C block's) at the table's quiet moments; the
+    clear (firmware/hardware/bus_recovery.py: the pins taken as open-drain GPIOs) is made at
+    the first stuck bus, code that runs only at a fault."""
+    return _BusWatch()
 
-    def sda_level():
-        return mem32[SIO_GPIO_IN] & bit
 
-    def pin(n):
-        return Pin(n, Pin.OPEN_DRAIN, value=1)
-    return BusClear(pin, SDA, SCL, sda_level, _reopen)
+class _BusWatch:
+    def __init__(self):
+        from machine import mem32
+        self.mem32 = mem32
+        self.bit = 1 << SDA
+        self.clearer = None              # bus_recovery.BusClear, from the first fault
+
+    def level(self):
+        return self.mem32[SIO_GPIO_IN] & self.bit
+
+    def stuck(self):
+        return not self.mem32[SIO_GPIO_IN] & self.bit
+
+    def clear(self):
+        if self.clearer is None:
+            from hardware.bus_recovery import BusClear
+            self.clearer = BusClear(lambda n: Pin(n, Pin.OPEN_DRAIN, value=1), SDA, SCL,
+                                    self.level, _reopen)
+        return self.clearer.clear()
 
 
 def _reopen():

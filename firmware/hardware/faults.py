@@ -37,7 +37,7 @@ _BANKER = const(8)           # screens._BANKER
 class Faults:
     def __init__(self, table, bus=None, mux=None, slots=None):
         self.t = table
-        self.bus = bus                   # bus_recovery.BusClear (board.make_bus_clear)
+        self.bus = bus                   # stuck(), clear(): board.make_bus_clear()
         self.mux = mux                   # tca9548a.TCA9548A
         self.slots = slots               # display i -> (switch channel, address)
         self.active = 0                  # the faults reported and not recovered yet
