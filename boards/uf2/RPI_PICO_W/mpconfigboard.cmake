@@ -3,5 +3,9 @@ include(${MICROPY_PORT_DIR}/boards/RPI_PICO_W/mpconfigboard.cmake)
 set(MICROPY_BOARD_PINS ${MICROPY_PORT_DIR}/boards/RPI_PICO_W/pins.csv)
 set(MICROPY_FROZEN_MANIFEST ${MICROPY_BOARD_DIR}/manifest.py)
 include(${MICROPY_BOARD_DIR}/../version.cmake)
-# No interpreter code in SRAM here (boards/uf2/code_in_ram.cmake): the Pico W has 40 KB
-# less heap and serves the phones from it; its goal is heap, not speed.
+# Only the VM's loop and the collector in SRAM here (boards/uf2/code_in_ram.cmake), not the
+# Pico's whole set: the Pico W has 40 KB less heap and serves the phones from it; but with
+# the web's code beside the table's, the loop running from flash misses the XIP cache at
+# nearly every opcode and the phones wait for it (issue 43).
+set(PONTOON_RAM_OBJECTS vm.c bc.c gc.c nlr.c nlrthumb.c runtime.c obj.c map.c)
+include(${MICROPY_BOARD_DIR}/../code_in_ram.cmake)
