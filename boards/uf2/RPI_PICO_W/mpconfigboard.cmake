@@ -3,5 +3,10 @@ include(${MICROPY_PORT_DIR}/boards/RPI_PICO_W/mpconfigboard.cmake)
 set(MICROPY_BOARD_PINS ${MICROPY_PORT_DIR}/boards/RPI_PICO_W/pins.csv)
 set(MICROPY_FROZEN_MANIFEST ${MICROPY_BOARD_DIR}/manifest.py)
 include(${MICROPY_BOARD_DIR}/../version.cmake)
-# No interpreter code in SRAM here (boards/uf2/code_in_ram.cmake): the Pico W has 40 KB
-# less heap and serves the phones from it; its goal is heap, not speed.
+# Part of the Pico's set in SRAM here (boards/uf2/code_in_ram.cmake): the VM's loop and
+# bytecode decoding, the collector, calls (runtime.c, obj.c) and dict lookups (map.c). The
+# Pico W has 40 KB less heap and serves the phones from it, but with the web's code beside
+# the table's these missed the 16 KB XIP cache so often that the phones waited for it
+# (issue 43); each more object tried (objtype.c, objfun.c) cost heap and gained nothing.
+set(PONTOON_RAM_OBJECTS vm.c bc.c gc.c nlr.c nlrthumb.c runtime.c obj.c map.c)
+include(${MICROPY_BOARD_DIR}/../code_in_ram.cmake)
