@@ -243,15 +243,8 @@ class Table:
         if ev == E.EV_CARD and src == SRC_SHOE:
             nr.card_later(card, ph, slot, target, up)   # said once its display is drawn
         else:
-            if ev == E.EV_CARD:
-                text = nr.card_text(card, ph, slot, target, up)
-                if src == SRC_BUTTON:    # entered by hand: the audit trail says so
-                    if "(face down)" in text:
-                        text = text.replace("(face down)", "(face down, by hand)")
-                    else:
-                        text += " (by hand)"
-            else:
-                text = event_text(ev, seat, amount, card)
+            text = nr.card_text(card, ph, slot, target, up, src == SRC_BUTTON) \
+                if ev == E.EV_CARD else event_text(ev, seat, amount, card)
             self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % s.nev + text)
         if ev != E.EV_CARD:
             self.rearm()                 # the table moved on: a card comes out anew

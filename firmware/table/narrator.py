@@ -89,9 +89,17 @@ class Narrator:
             elif sc.cards <= 1:
                 self.ui.note = ""        # a new pass: the last one's verdict is gone
 
-    def card_text(self, card, ph, slot, seat, up):
+    def card_text(self, card, ph, slot, seat, up, by_hand=False):
         """The line of a card taken: slot and seat (Engine.card_seat) as they were before
-        it."""
+        it; by_hand: entered by hand, which the audit trail says."""
+        text = self._card_words(card, ph, slot, seat, up)
+        if not by_hand:
+            return text
+        if "(face down)" in text:
+            return text.replace("(face down)", "(face down, by hand)")
+        return text + " (by hand)"
+
+    def _card_words(self, card, ph, slot, seat, up):
         e = self.session.e
         name = card_name(card)
         if slot <= -2:
