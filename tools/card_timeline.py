@@ -107,14 +107,9 @@ def breakdown(run, t0, ev, seat, t_end):
     read = min((t for t in run.card_reads if t >= t0), default=None)
     said = min((t for t, x in run.line_ns if t >= t0 and x.startswith("* #%d card" % (ev + 1))),
                default=None)
-    # journaled: the end of the flash programs between its record read and its line (the
-    # line is said once its display is drawn: firmware/table/narrator.py)
-    journaled = max((start + cost for kind, offs, count, cost, start in run.p_flash_ops
-                     if read is not None and said is not None and read <= start <= said),
-                    default=None)
-    # the display's first byte that can show the card: after the event was journaled (a
+    # the display's first byte that can show the card: after the event was accepted (a
     # page of the seat's previous picture may still be going out when the tag enters)
-    shown_after = journaled if journaled is not None else (read if read is not None else t0)
+    shown_after = said if said is not None else t0
     first = min((end - bus_ns(n) for end, addr, kind, n, disp in run.txns
                  if disp == seat - 1 and end - bus_ns(n) >= shown_after), default=None)
     lanes = {"PN532": 0, "its display": 0, "other displays": 0, "switch": 0, "flash": 0}
@@ -133,7 +128,7 @@ def breakdown(run, t0, ev, seat, t_end):
     for kind, offs, count, cost, start in run.p_flash_ops:
         if start + cost >= t0 and start <= t_end:
             lanes["flash"] += min(start + cost, t_end) - max(start, t0)
-    return {"read": read, "journaled": journaled, "said": said, "first": first, "lanes": lanes}
+    return {"read": read, "said": said, "first": first, "lanes": lanes}
 
 
 def draw_bars(d, run, lo, hi, seat, x, rows, y0, rh, top, bottom, erase_font=None):
@@ -187,12 +182,11 @@ def draw(run, t0, ev, seat, t_end, b, path, caption):
         d.line([(left, y + rh - 6), (W - 20, y + rh - 6)], fill=(230, 230, 230))
     draw_bars(d, run, lo, hi, seat, x, rows, y0, rh, 8, 10, erase_font=small)
     marks = [(t0, "tag in the field"), (b["read"], "its record read"),
-             (b["journaled"], "event journaled"),
-             (b["first"], "first byte to its display"), (t_end, "last byte"),
-             (b["said"], "on the serial line")]
+             (b["said"], "event journaled, on the serial line"),
+             (b["first"], "first byte to its display"), (t_end, "last byte")]
     yb = y0 + 5 * rh + 8
     for k, (t, name) in enumerate(marks):
-        if t is None or t > hi:          # (the serial line may come after the picture's end)
+        if t is None:
             continue
         d.line([(x(t), y0 - 6), (x(t), yb)], fill="black", width=1)
         label = "%s  %.1f ms" % (name, (t - t0) / 1e6)
@@ -345,10 +339,9 @@ def draw_w(run, card, b, path, caption, answers):
     yp = y0 + len(bus_rows) * rh + 34          # the phones' lanes start here
     ym = yp + len(phones) * ph                 # the moments' labels start here
     marks = [(t0, "tag in the field"), (b["read"], "its record read"),
-             (b["journaled"], "event journaled"),
+             (t_acc, "event accepted (its line on the serial port)"),
              (b["first"], "first byte to seat %d's OLED" % seat),
              (t_end, "last byte to seat %d's OLED" % seat),
-             (t_acc, "event accepted (its line on the serial port)"),
              (t_last, "the last phone shows it")]
     H = ym + 18 * len(marks) + 56
     img = Image.new("RGB", (W, H), "white")
@@ -441,8 +434,8 @@ def lanes_between(run, t0, t1):
 def print_steps(b, t0, t_end):
     """The card's moments and where its time went, from its tag to its display's last byte."""
     total = (t_end - t0) / 1e6
-    for name, t in (("its record read", b["read"]), ("journaled", b["journaled"]),
-                    ("first byte to its display", b["first"]), ("on the serial line", b["said"])):
+    for name, t in (("its record read", b["read"]), ("journaled, on the serial line", b["said"]),
+                    ("first byte to its display", b["first"])):
         if t is not None:
             print("  %-34s at %6.1f ms" % (name, (t - t0) / 1e6))
     busy = 0

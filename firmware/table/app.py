@@ -207,8 +207,7 @@ class Table:
     def event(self, ev, seat=0, amount=0, card=0, src=SRC_SERIAL):
         """Apply, journal, answer. None when accepted, else the reason. The narration
         after the answer (a deal's end, the prompt) waits until the display the event
-        concerns is drawn (Narrator.tell): a card's or a press's display goes out sooner;
-        a card from the shoe's own "* #N" line waits with it (journaled first all the same)."""
+        concerns is drawn (Narrator.tell): a card's or a press's display goes out sooner."""
         nr = self.narrator
         if nr.due:
             nr.tell()                    # the last event's lines: of the state before this
@@ -239,13 +238,15 @@ class Table:
         if self.web is not None:
             self.web.on_event(ev, slot, up, card)
         if ev == E.EV_CARD:
-            nr.took_card()
-        if ev == E.EV_CARD and src == SRC_SHOE:
-            nr.card_later(card, ph, slot, target, up)   # said once its display is drawn
+            text = nr.card_text(card, ph, slot, target, up)
+            if src == SRC_BUTTON:        # entered by hand: the audit trail says so
+                if "(face down)" in text:
+                    text = text.replace("(face down)", "(face down, by hand)")
+                else:
+                    text += " (by hand)"
         else:
-            text = nr.card_text(card, ph, slot, target, up, src == SRC_BUTTON) \
-                if ev == E.EV_CARD else event_text(ev, seat, amount, card)
-            self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % s.nev + text)
+            text = event_text(ev, seat, amount, card)
+        self.say(("ok #%d " if src == SRC_SERIAL else "* #%d ") % s.nev + text)
         if ev != E.EV_CARD:
             self.rearm()                 # the table moved on: a card comes out anew
         if e.deals_ended != ended:

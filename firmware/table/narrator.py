@@ -4,9 +4,7 @@
 # An event's answer line is said at once; what follows it (a deal's end, the prompt, the
 # session's end) waits for tell(): the table says it once the display the event concerns
 # is drawn, and before anything else is said or the state it tells of changes (the next
-# event, a press, a command, a refusal). A card from the shoe's own "* #N" line waits for
-# tell() too, said first: the card's display goes out before the line is made and said
-# (the journal has the card before either).
+# event, a press, a command, a refusal).
 from game import engine as E
 from . import views as V
 from game.cards import card_name
@@ -18,7 +16,6 @@ _DEAL = const(1)
 _PROMPT = const(2)
 _OVER = const(4)
 _SHUFFLE = const(8)
-_CARD = const(16)
 
 
 class Narrator:
@@ -27,9 +24,8 @@ class Narrator:
         self.session = session
         self.ui = ui
         self.last_prompt = ""
-        self.due = 0                     # what waits for tell(): _CARD | _DEAL | _PROMPT ...
+        self.due = 0                     # what waits for tell(): _DEAL | _PROMPT | _OVER
         self.history = ""                # (_OVER) the finished session, kept as this
-        self.card = 0                    # (_CARD) the card's line to say: card_later()
 
     def say(self, text):
         if self.due:
@@ -42,25 +38,15 @@ class Narrator:
     def prompt_later(self):
         self.due |= _PROMPT
 
-    def card_later(self, card, ph, slot, seat, up):
-        """A card from the shoe, taken: its "* #N" line is made and said by tell(), the
-        engine as it is now (card_text's arguments packed in one small int)."""
-        self.card = card | ph << 6 | (slot + 32) << 10 | seat << 16 | up << 20
-        self.due |= _CARD
-
     def over(self, history):
         self.history = history
         self.ui.seal = self.session.seal.text    # (the banker's display shows it too)
         self.due |= _OVER
 
     def tell(self):
-        """Say what waits: a card's line, a deal's end, the prompt, the session's end."""
+        """Say what waits: a deal's end, the prompt, the session's end."""
         due = self.due
         self.due = 0
-        if due & _CARD:
-            c = self.card
-            self.say("* #%d " % self.session.nev + self.card_text(
-                c & 63, c >> 6 & 15, (c >> 10 & 63) - 32, c >> 16 & 15, c >> 20 & 1))
         if due & _DEAL:
             self.deal_over()
         if due & _PROMPT:
@@ -76,31 +62,19 @@ class Narrator:
         from game import shuffle_check
         self.say("# " + shuffle_check.said(self.session.shuffles, self.session.e.packs))
 
-    def took_card(self):
-        """A card was taken: the shuffle's verdict, once due, waits for the card's display
-        (a weak one is on the banker's display with this card's)."""
+    def card_text(self, card, ph, slot, seat, up):
+        """The line of a card taken: slot and seat (Engine.card_seat) as they were before
+        it."""
+        e = self.session.e
         sc = self.session.shuffles
-        if sc is not None:
+        if sc is not None:               # (its verdict waits for the card's display)
             if sc.due:
                 sc.due = False
                 self.due |= _SHUFFLE
-                if sc.weak():
+                if sc.weak():            # (on the banker's display with this card's)
                     self.ui.note = "Weak shuffle: %d kept" % sc.kept
             elif sc.cards <= 1:
                 self.ui.note = ""        # a new pass: the last one's verdict is gone
-
-    def card_text(self, card, ph, slot, seat, up, by_hand=False):
-        """The line of a card taken: slot and seat (Engine.card_seat) as they were before
-        it; by_hand: entered by hand, which the audit trail says."""
-        text = self._card_words(card, ph, slot, seat, up)
-        if not by_hand:
-            return text
-        if "(face down)" in text:
-            return text.replace("(face down)", "(face down, by hand)")
-        return text + " (by hand)"
-
-    def _card_words(self, card, ph, slot, seat, up):
-        e = self.session.e
         name = card_name(card)
         if slot <= -2:
             return "card %s cut for seat %d" % (name, seat)
