@@ -2,8 +2,9 @@
 # for an answer. Used by the shoe reader and the tag mode, each with its own Link.
 #
 #   lk.send(cmd, params, n)   the command frame and its ACK; n = the answer's data bytes.
-#                             The shoe reader's frame is built in rx (no allocation, the
-#                             ACK awaited on the IRQ pin); the tag mode's by the driver
+#                             The shoe reader's frame is built in rx (no frame made
+#                             anew, the ACK awaited on the IRQ pin); the tag mode's by
+#                             the driver
 #   lk.waiting()              -1 once the answer is ready (IRQ low, or the status byte
 #                             without an IRQ pin), else the ms since the command went out
 #   lk.receive()              the answer into lk.rx, no allocation (the shoe reader)
