@@ -1,8 +1,10 @@
 # The PN532 link: one command in flight at a time, over I2C with the IRQ pin, never waiting
 # for an answer. Used by the shoe reader and the tag mode, each with its own Link.
 #
-#   lk.send(cmd, params, n)   the command frame and its ACK (the driver's send_command:
-#                             its frame bytes, its ACK check); n = the answer's data bytes
+#   lk.send(cmd, params, n)   the command frame and its ACK; n = the answer's data bytes.
+#                             The shoe reader's frame is built in rx (no frame made
+#                             anew, the ACK awaited on the IRQ pin); the tag mode's by
+#                             the driver
 #   lk.waiting()              -1 once the answer is ready (IRQ low, or the status byte
 #                             without an IRQ pin), else the ms since the command went out
 #   lk.receive()              the answer into lk.rx, no allocation (the shoe reader)
@@ -25,6 +27,8 @@ _NTAG_READ = const(0x30)   # through InDataExchange: four pages from a page on
 _NTAG_WRITE = const(0xA2)  # through InDataExchange: one page
 _CFG_RETRIES = const(0x05)  # RFConfiguration item: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
 _PN532TOHOST = const(0xD5)
+_HOSTTOPN532 = const(0xD4)
+_ACK_MS = const(10)        # a command's ACK comes within this (the driver's timeout)
 _NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"   # host -> PN532: send that answer again
 
 
@@ -116,10 +120,50 @@ class Link:
         self.command = cmd
         self._frame_len = 10 + n                    # status, 5 header, 0xD5 code, n, DCS 00
         self._sent_ms = drvtime.ticks_ms()
+        f = self.rx
+        if f is None:
+            try:
+                return self.pn.send_command(cmd, params, timeout=0.01)
+            except (OSError, RuntimeError):
+                return False
+        # the frame in rx (the last answer was taken): 00 00 FF LEN LCS D4 cmd params DCS 00
+        k = len(params)
+        f[0] = 0
+        f[1] = 0
+        f[2] = 0xFF
+        f[3] = k + 2
+        f[4] = -(k + 2) & 0xFF
+        f[5] = _HOSTTOPN532
+        f[6] = cmd
+        c = _HOSTTOPN532 + cmd
+        for i in range(k):
+            b = params[i]
+            f[7 + i] = b
+            c += b
+        f[7 + k] = -c & 0xFF
+        f[8 + k] = 0
         try:
-            return self.pn.send_command(cmd, params, timeout=0.01)
-        except (OSError, RuntimeError):
+            with self._device as d:
+                d.write(f, end=9 + k)
+            if not self._acked():
+                return False
+            with self._device as d:
+                d.readinto(f, end=7)                # status, then the ACK frame
+        except OSError:
             return False
+        return f[0] == 1 and f[1] == 0 and f[2] == 0 and f[3] == 0xFF and f[4] == 0 and \
+            f[5] == 0xFF and f[6] == 0
+
+    def _acked(self):
+        """The ACK of the command just written is ready (within _ACK_MS)."""
+        if self.irq is not None:
+            self.wait(_ACK_MS / 1000)
+            return self.ready()
+        end = drvtime.ticks_add(drvtime.ticks_ms(), _ACK_MS)
+        while not self.ready():                     # (NACKed while the chip takes it)
+            if drvtime.ticks_diff(end, drvtime.ticks_ms()) < 0:
+                return False
+        return True
 
     def configure(self, params):
         """RFConfiguration as one blocking call (its driver's timeout): True if accepted."""

@@ -98,7 +98,10 @@ def hand_line(e, slot):
     """'AS 7C 2H  soft 20': the cards, then the total (soft totals as such). The total
     follows the cards rather than sitting flush right, so that a new card changes only a
     few character cells and the display sends only those columns."""
-    cards = " ".join([card_name(e.card(slot, i)) for i in range(e.ncards(slot))])
+    n = e.ncards(slot)
+    cards = card_name(e.card(slot, 0)) if n else ""
+    for i in range(1, n):                # (no list and join: a hand is a card or two)
+        cards += " " + card_name(e.card(slot, i))
     tail = total_text(e, slot, False)
     if len(cards) + 2 + len(tail) > _COLS:
         tail = total_text(e, slot, True)
@@ -277,10 +280,12 @@ def seat_view(e, ui, seat, out):
                 if slot == cur:
                     hl = line
                 line += 1
-            if e.hand_stake(slot):           # none before this hand has staked
-                stakes += " %d" % e.hand_stake(slot)
-            if e.hand_shoot(slot):
-                stakes += "+s%d" % e.hand_shoot(slot)
+            n = e.hand_stake(slot)
+            if n:                            # none before this hand has staked
+                stakes += " %d" % n
+            n = e.hand_shoot(slot)
+            if n:
+                stakes += "+s%d" % n
         if stakes:
             out[5] = ("Stake" if line <= 2 else "Stakes") + stakes
     # the prompt and what to do
