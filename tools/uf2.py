@@ -132,6 +132,7 @@ def unpack(tarball):
         raise BuildError("%s holds no MicroPython source tree (no */ports/rp2)" % tarball)
     src = os.path.join(dest, tops[0])
     align_frozen_native_code(src)
+    intern_module_names(src)
     pt = os.path.join(dest, "picotool")
     return src, (pt if os.path.isdir(pt) else None)
 
@@ -308,6 +309,59 @@ class _Progress:
         if now - self.shown >= 10:
             self.shown = now
             say("  %s: %d files compiled, %.0f s" % (self.board, self.compiled, now - self.t0))
+
+
+# Importing a module of a package interns its dotted name ("ledger.snapshot") in RAM: the
+# names are no identifier in any frozen code, so they are not among the frozen strings.
+# Listed in the port's qstrdefsport.h (of the tree make uf2 unpacks), they are built into
+# the firmware's own strings and the heap keeps none of them.
+_QSTRDEFS_MARK = "// the frozen modules' dotted names (tools/uf2.py)"
+
+
+def frozen_module_names(src, boards=BOARDS):
+    """The dotted names of every module a board's manifest freezes in a package, sorted
+    (MicroPython's own manifest reader, so the names are the build's)."""
+    sys.path.insert(0, os.path.join(src, "tools"))
+    try:
+        import manifestfile
+    finally:
+        sys.path.pop(0)
+    import mpy_build
+    os.environ.setdefault("SHOE_SITE_PACKAGES", mpy_build.site_packages())
+    names = set()
+    for board in boards:
+        m = manifestfile.ManifestFile(manifestfile.MODE_FREEZE, {
+            "MPY_DIR": src, "PORT_DIR": os.path.join(src, "ports", "rp2"),
+            "BOARD_DIR": os.path.join(BOARD_DEFS, board),
+            "MPY_LIB_DIR": os.path.join(src, "lib", "micropython-lib")})
+        here = os.getcwd()
+        os.chdir(ROOT)                  # (the shoe's manifest stages under build/)
+        try:
+            m.execute(os.path.join(BOARD_DEFS, board, "manifest.py"))
+        finally:
+            os.chdir(here)
+        for f in m.files():
+            mod = f.target_path[:-3] if f.target_path.endswith(".py") else ""
+            if "/" in mod:
+                names.add(mod[:-len("/__init__")] if mod.endswith("/__init__") else mod)
+    return sorted(n.replace("/", ".") for n in names if "/" in n)
+
+
+def intern_module_names(src, names=None):
+    """The frozen modules' dotted names listed in the unpacked tree's qstrdefsport.h (the
+    port's own lines kept). True when the file changed (the build then makes its strings
+    again)."""
+    path = os.path.join(src, "ports", "rp2", "qstrdefsport.h")
+    with open(path) as f:
+        text = f.read()
+    names = frozen_module_names(src) if names is None else names
+    port = text.split("\n" + _QSTRDEFS_MARK + "\n")[0].rstrip("\n") + "\n"
+    want = port + "\n" + _QSTRDEFS_MARK + "\n" + "".join("Q(%s)\n" % n for n in names)
+    if want == text:
+        return False
+    with open(path, "w") as f:
+        f.write(want)
+    return True
 
 
 def build_board(board, src, picotool_dir, jobs):

@@ -200,6 +200,29 @@ def test_the_unpacked_mpy_tool_aligns_armv6m_code_to_4_bytes(tmp_path):
     assert not uf2.align_frozen_native_code(str(tmp_path))      # not its text: left alone
 
 
+def test_the_frozen_modules_dotted_names_are_the_firmwares_own_strings(tmp_path):
+    defs = tmp_path / "ports" / "rp2" / "qstrdefsport.h"
+    defs.parent.mkdir(parents=True)
+    port = "// qstrs specific to this port\n// *FORMAT-OFF*\nQ(/lib)\n"
+    defs.write_text(port)
+    assert uf2.intern_module_names(str(tmp_path), ["game.engine", "ledger.snapshot"])
+    text = defs.read_text()
+    assert text.startswith(port) and "Q(game.engine)\nQ(ledger.snapshot)\n" in text
+    assert not uf2.intern_module_names(str(tmp_path), ["game.engine", "ledger.snapshot"])
+    assert uf2.intern_module_names(str(tmp_path), ["game.engine"])     # a module gone
+    assert defs.read_text() == port + "\n" + uf2._QSTRDEFS_MARK + "\nQ(game.engine)\n"
+
+
+@pytest.mark.parametrize("board", uf2.BOARDS)
+def test_every_dotted_module_name_is_built_into_the_firmware(board):
+    bdir = os.path.join(uf2.OUT, "build-" + board)
+    with open(os.path.join(bdir, "genhdr", "qstrdefs.generated.h")) as f:
+        text = f.read()
+    for name in ("game.engine", "ledger.snapshot", "table.app", "hardware.shoe_reader",
+                 "adafruit_pn532.adafruit_pn532", "asyncio.core"):
+        assert '"%s")' % name in text, (board, name)
+
+
 def test_a_board_configuration_change_makes_the_generated_headers_again(tmp_path):
     """The port's make collects interned strings per changed source, not per configuration:
     a feature turned on (PYSTACK) left a build failing on a missing MP_QSTR_..."""
