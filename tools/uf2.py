@@ -319,8 +319,10 @@ _QSTRDEFS_MARK = "// the frozen modules' dotted names (tools/uf2.py)"
 
 
 def frozen_module_names(src, boards=BOARDS):
-    """The dotted names of every module a board's manifest freezes in a package, sorted
-    (MicroPython's own manifest reader, so the names are the build's)."""
+    """The dotted names of the modules every board's manifest freezes in a package, sorted
+    (MicroPython's own manifest reader, so the names are the build's; one list serves the
+    boards' shared source tree, so a name only the Pico W freezes stays out of the Pico's
+    firmware)."""
     sys.path.insert(0, os.path.join(src, "tools"))
     try:
         import manifestfile
@@ -328,7 +330,7 @@ def frozen_module_names(src, boards=BOARDS):
         sys.path.pop(0)
     import mpy_build
     os.environ.setdefault("SHOE_SITE_PACKAGES", mpy_build.site_packages())
-    names = set()
+    names = None
     for board in boards:
         m = manifestfile.ManifestFile(manifestfile.MODE_FREEZE, {
             "MPY_DIR": src, "PORT_DIR": os.path.join(src, "ports", "rp2"),
@@ -340,10 +342,12 @@ def frozen_module_names(src, boards=BOARDS):
             m.execute(os.path.join(BOARD_DEFS, board, "manifest.py"))
         finally:
             os.chdir(here)
+        here = set()
         for f in m.files():
             mod = f.target_path[:-3] if f.target_path.endswith(".py") else ""
             if "/" in mod:
-                names.add(mod[:-len("/__init__")] if mod.endswith("/__init__") else mod)
+                here.add(mod[:-len("/__init__")] if mod.endswith("/__init__") else mod)
+        names = here if names is None else names & here
     return sorted(n.replace("/", ".") for n in names if "/" in n)
 
 
