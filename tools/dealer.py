@@ -7,7 +7,9 @@ docs/CONTROLLER.md's "The dealer's mistakes":
   twice        the card just dealt waved over the reader again: one card, nothing said
   two          two cards pulled together (both stickers in the field): `! reader two-tags`;
                the dealer deals them again one at a time
-  fast         pulled so fast it is found but not read: `! reader unread`; dealt again
+  fast         pulled so fast it is found but not read: `! reader unread`; dealt again.
+               A card whose sticker the shoe has read before (since power-on) is known
+               by its UID alone: it is taken, quietly, as a card dealt well
   pushed_back  read, then pushed back into the shoe and pulled again at once: one card
   floor        read, fell on the floor, and the dealer (unsure) enters it by hand: `! that
                card is already on the table (R2)` (or went under the pack, when its hand
@@ -48,12 +50,14 @@ from game.transcript import parse_event, strip  # noqa: E402
 MISTAKES = ("twice", "two", "fast", "pushed_back", "floor", "dead", "other_deck")
 # the `!` line each mistake must bring (None: the table rightly says nothing)
 REFUSAL = {"twice": None, "two": "! reader two-tags", "fast": "! reader unread",
+           "fast_known": None,
            "pushed_back": None, "floor": "! that card ",     # ... is already on the table / went
            # under the pack (R2): the engine's reason
            "dead": None, "other_deck": "! reader unknown-tag"}
 # what the dealer must hear between the mistake and its judging (Dealer.hear): a buzz, or
 # no buzz and the card's tick, or (a dead sticker: the shoe cannot know) no buzz
-SOUNDS = {"twice": "tick", "two": "buzz", "fast": "buzz", "pushed_back": "tick",
+SOUNDS = {"twice": "tick", "two": "buzz", "fast": "buzz", "fast_known": "tick",
+          "pushed_back": "tick",
           "floor": "buzz", "dead": None, "other_deck": "buzz"}
 DWELL_MS = 40                 # a card pulled through the field
 LOOK_MS = 150                 # the dealer glances at the banker's display after a `!`
@@ -73,6 +77,7 @@ class Dealer(S.Driver):
         #                             judged by _close()
         self.failures = []          # what went wrong, in words
         self.counts = dict((k, 0) for k in MISTAKES)
+        self.counts["fast_known"] = 0       # of the fast ones: a sticker read before
 
     # ----------------------------------------------------------- the chip
     def _chip(self):
@@ -181,7 +186,18 @@ class Dealer(S.Driver):
         self._look(t + LOOK_MS)
         self._deal_normally(t + LOOK_MS + 100, k, card)     # one at a time, as asked
 
+    def _read_before(self, k, card):
+        """The shoe has read this sticker already: an earlier event's card with the same
+        UID taken from the reader (not by hand). The shoe then knows it by its UID."""
+        taken = set(ln.split()[1][1:] for _, ln in self.seen
+                    if ln.startswith("* #") and "by hand)" not in ln)
+        return any(c.tag.uid == card.tag.uid and str(j + 1) in taken
+                   for j, c in self.cards.items() if j < k)
+
     def _fast(self, now, k, card):
+        if self._read_before(k, card):
+            self.made[-1][0] = "fast_known"
+            self.counts["fast_known"] += 1
         def fault():
             self._chip().fault_tag_leaves_after(card.tag, 0)   # found, never read
         self.steps.append((now, fault))
@@ -355,24 +371,24 @@ def main(argv):
     cli.check_seats("dealer.py", "table", a.seats)
     if not 0 <= a.rate <= 1.0 / len(MISTAKES):
         cli.fail("dealer.py", "--rate must be 0 to %.3f" % (1.0 / len(MISTAKES)))
-    totals = dict((k, 0) for k in MISTAKES)
+    totals = dict((k, 0) for k in MISTAKES + ("fast_known",))
     cards = silent = wrong = 0
     bad = []
     for n in range(a.sessions):
         seed = a.seed + n
         d, fails = (pico_session if a.pico else soak_session)(seed, a.rate, a.seats)
-        for k in MISTAKES:
+        for k in totals:
             totals[k] += d.counts[k]
         cards += len(d.cards)
         silent += sum(1 for f in d.failures if "silent" in f)
         wrong += d.misattributed
         bad += ["session %d: %s" % (seed, f) for f in fails]
         print("session %d/%d (seed %d): %d cards, %d mistakes%s" % (
-            n + 1, a.sessions, seed, len(d.cards), sum(d.counts.values()),
+            n + 1, a.sessions, seed, len(d.cards), sum(d.counts[k] for k in MISTAKES),
             ", %d failures" % len(fails) if fails else ""), flush=True)
-    print("dealer soak%s: %d sessions, %d cards; %s" % (
+    print("dealer soak%s: %d sessions, %d cards; %s (%d of the fast ones known by UID)" % (
         " on the virtual Pico" if a.pico else "", a.sessions, cards,
-        ", ".join("%s %d" % (k, totals[k]) for k in MISTAKES)))
+        ", ".join("%s %d" % (k, totals[k]) for k in MISTAKES), totals["fast_known"]))
     print("dealer soak: %d silent, %d misattributed, %d failures in all" % (
         silent, wrong, len(bad)))
     for line in bad[:20]:

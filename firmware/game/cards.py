@@ -3,6 +3,7 @@
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "CDHS"
+CODES = 52                # card codes, 0 .. CODES - 1: one pack (C1)
 
 
 def rank(card):

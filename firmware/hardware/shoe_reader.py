@@ -31,6 +31,10 @@
 #   the release (_RELEASING)         the next poll's round trip; then listening again
 #   ignore_field()                   until the field has been empty once
 #
+#   the stickers known (remember())   from the card's first read till forget_cards() (a
+#                                    tag-mode run may rewrite records) or power-off: a card
+#                                    read once is named by its UID, no record READ again
+#
 # UID map file ("uidmap.txt"): one "<14 hex digits UID> <card>" per line, '#' comments,
 # e.g. "04A1B2C3D4E5F6 QH". Loaded into a sorted bytearray of 8-byte records.
 import sys
@@ -38,7 +42,7 @@ from array import array
 
 from . import drvtime
 from . import ndef
-from game.cards import card_name, parse_card
+from game.cards import CODES, card_name, parse_card
 from .pn532_link import INDATA, INLIST, INRELEASE, RELEASE_ALL, TARGET, Link, list_params, \
     list_targets, read_params, retries_params, uid_hex
 
@@ -98,6 +102,21 @@ def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
 
 
 @micropython.viper
+def _known_card(known: ptr8, n: int, uid: ptr8, o: int) -> int:
+    # the card code of the 8-byte record (7 UID bytes, code) holding uid[o:o + 7], or -1
+    r = 0
+    end = n * 8
+    while r < end:
+        i = 0
+        while i < 7 and known[r + i] == uid[o + i]:
+            i += 1
+        if i == 7:
+            return known[r + 7]
+        r += 8
+    return -1
+
+
+@micropython.viper
 def _copy(dst: ptr8, do: int, src: ptr8, so: int, n: int):
     for i in range(n):
         dst[do + i] = src[so + i]
@@ -127,6 +146,8 @@ class ShoeReader:
         self._miss = bytearray(2)
         self._tries = bytearray(2)
         self._last = bytearray(7)
+        self._known = None                       # remember(): 8-byte records, UID and code
+        self._nknown = 0
         self._has_last = False
         self._ignore = False                     # ignore_field(): until the field is empty
         self._resp = bytearray(2 * TARGET)       # listed targets (pn532_link.list_targets)
@@ -187,6 +208,21 @@ class ShoeReader:
         """Forget the last reported UID: the next time that card comes out it is reported
         and the engine judges it (after a shuffle, a press, a new session: app.Table)."""
         self._has_last = False
+
+    def remember(self, cards=CODES):
+        """Know up to `cards` stickers by their UID once each card has been read: that card
+        is then reported from its listing, without reading its record (a sticker is the
+        card's for ever). Makes its buffer (not while a card is read); a new size forgets."""
+        if self._known is None or len(self._known) != 8 * cards:
+            self._known = None
+            self._known = bytearray(8 * cards)
+            self._nknown = 0
+
+    def forget_cards(self):
+        """Forget every sticker known and let the buffer go (a tag-mode run may write
+        records; remember() again after it)."""
+        self._known = None
+        self._nknown = 0
 
     def unwatched(self):
         """Not watched till the next poll (the table takes no cards): no gap (max_gap_ms)."""
@@ -392,6 +428,13 @@ class ShoeReader:
             s = self._take(new, _PENDING)
             if self._has_last and self._slot_of_last(s):
                 self._state[s] = _DONE       # the card reported last, back in the field
+            elif self._nknown:
+                code = _known_card(self._known, self._nknown, self._uid, s * 7)
+                if code >= 0:                # read before: no READ, its release put off
+                    self._report(s, code)
+                    self._step = _RELEASE_PUT_OFF
+                    self._reported = drvtime.ticks_ms()
+                    return
         if n == 0:
             if answered:                                    # (finite retries: "no tag")
                 self._send(INLIST, self._p_list, _LISTING)     # listen again at once
@@ -496,7 +539,16 @@ class ShoeReader:
             self._anomaly(UNKNOWN_TAG, "tag %s has no card record and is not in the UID map"
                           % uid_hex(uid))
             return
+        k = self._known
+        if k is not None and self._nknown * 8 < len(k) and \
+                _known_card(k, self._nknown, self._uid, s * 7) < 0:
+            _copy(k, self._nknown * 8, self._uid, s * 7, 7)
+            k[self._nknown * 8 + 7] = code
+            self._nknown += 1
+        self._report(s, code)
+
+    def _report(self, s, code):
         self._state[s] = _DONE
-        self._last[:] = uid
+        _copy(self._last, 0, self._uid, s * 7, 7)
         self._has_last = True
         self._emit(code)

@@ -1,7 +1,7 @@
 # The UID map: for tags that carry no card record, UID -> card code, as sorted 8-byte
 # records (7 UID bytes, code) in one bytearray (settings.txt: uid_map = uidmap.txt;
 # docs/CONTROLLER.md). Imported only by a table that has a map and by the tag mode.
-from game.cards import card_name, parse_card
+from game.cards import CODES, card_name, parse_card
 from .pn532_link import uid_hex
 
 
@@ -39,7 +39,7 @@ class UidMap:
         return -1
 
     def add(self, uid, code):
-        if len(uid) != 7 or not 0 <= code < 52:
+        if len(uid) != 7 or not 0 <= code < CODES:
             raise ValueError("7-byte UID and a card code")
         i = self._find(uid)
         b = self.buf

@@ -36,6 +36,7 @@ from .narrator import Narrator
 from .screens import BANKER_DISPLAY, Screens
 from hardware.bus_turn import BusTurn
 from hardware.serial_out import SerialOut
+from game.cards import CODES
 from hardware.shoe_reader import ANOMALY
 from .sources import SRC_BUTTON, SRC_SERIAL, SRC_SHOE
 from ledger import forget
@@ -151,6 +152,7 @@ class Table:
         forget(health_report.__name__)   # (its functions: heap)
         del health_report
         self.turn.reader = self.reader
+        self.know_stickers()
         watch_faults(self)               # the reader, the bus, the switch, the displays
         self.buzzer, self.btn = _inputs(b, st, pins)
         self.turn.btn = self.btn
@@ -174,6 +176,7 @@ class Table:
         self.ui.over = False
         self.ui.history = ""
         self.say("# new session: %s" % ", ".join(st.header_lines()))   # at event #0
+        self.know_stickers()
         self.after_event(-1)
 
     def new_session(self):
@@ -323,6 +326,12 @@ class Table:
         life of ShoeReader's last UID ends: a shuffle, a press, an UNDO, a new session)."""
         if self.reader is not None:
             self.reader.rearm()
+
+    def know_stickers(self):
+        """The reader knows as many stickers by UID as the session's shoe holds cards."""
+        e = self.session.e
+        if self.reader is not None and e is not None:
+            self.reader.remember(CODES * e.packs)
 
     def tag_run(self):
         """The tag-mode run (tag_run.py), made on first use: most sessions never start one."""

@@ -244,5 +244,11 @@ class MissingReader:
     def ignore_field(self):
         pass
 
+    def remember(self, cards):
+        pass
+
+    def forget_cards(self):
+        pass
+
     def wait(self, seconds):
         drvtime.sleep(seconds)

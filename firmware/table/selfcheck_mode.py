@@ -23,6 +23,7 @@ def start(table):
         return "a tag-mode run is on: finish it first"
     if e is not None and e.in_deal():
         return "the shoe's check is for between deals: finish or void this deal first"
+    t.reader.forget_cards()              # each card passed is read, not known by its UID
     t.tags = SelfCheck(t, t.tags)
     t.say("# check the shoe: press each button, pass a card; UNDO leaves")
     return None
@@ -122,4 +123,6 @@ class SelfCheck:
         sc = t.screens
         sc.forget()                      # the displays showed the check
         t.reader.ignore_field()          # the last card may still lie on the reader
+        t.rearm()                        # the card checked last, dealt next, is a card
         sc.all_dirty()
+        t.know_stickers()

@@ -3,7 +3,8 @@ sticker, so a card that comes out again is the same UID. The card just dealt, wa
 before anything else happens, is one card; any other return of a card (after a shuffle,
 after other cards, after a press, an UNDO, in a new session) is read again and judged by
 the engine. Each piece of reader state that outlives a card (firmware/hardware/shoe_reader.py's
-header: the slot, the last UID, the hold, the release) is played here for its stated life."""
+header: the slot, the last UID, the hold, the release, the stickers known) is played here
+for its stated life."""
 import pytest
 
 from app_support import Bench
@@ -153,3 +154,91 @@ def test_the_hold_and_the_release_end_with_the_next_card(tmp_path):
     b.world.pn532.remove(ts.tag)
     b.settle(100)
     assert b.t.nev == 2 and not refused(b.out)
+
+
+# --- the stickers known: a card read once is named by its UID (shoe_reader.remember)
+def _reads(b):
+    return b.world.pn532.reads["ok"]            # READ exchanges the chip answered
+
+
+def test_a_card_read_once_comes_out_again_known_by_its_sticker(tmp_path):
+    # after the shuffle the cut's KS is named by its sticker's UID, no record read; a
+    # card never read before is read
+    b = Bench(str(tmp_path / "f"), settings=CUT)
+    cut_then_shuffle(b)
+    n = _reads(b)
+    assert accepted(b.card("KS")) == ["* #6 card to seat 1 (face down)"]
+    assert _reads(b) == n
+    assert accepted(b.card("QH")) == ["* #7 card to seat 2 (face down)"]
+    assert _reads(b) == n + 1
+
+
+def test_a_known_card_pulled_too_fast_to_read_is_dealt_an_unknown_one_is_unread(tmp_path):
+    b = Bench(str(tmp_path / "f"), settings=CUT)
+    cut_then_shuffle(b)
+    b.follow()
+    ks = b.deck.deal(b.deck.card_of("KS").code)
+    b.world.pn532.fault_tag_leaves_after(ks.tag, 0)     # gone at the first READ
+    assert accepted(b.wave(ks.tag)) == ["* #6 card to seat 1 (face down)"]
+    b.follow()
+    qh = b.deck.deal(b.deck.card_of("QH").code)
+    b.world.pn532.fault_tag_leaves_after(qh.tag, 0)
+    out = b.wave(qh.tag)
+    assert not accepted(out) and any(x.startswith("! reader unread") for x in out), out
+
+
+def test_the_reader_knows_as_many_stickers_as_the_shoe_holds_cards(tmp_path):
+    # remember(N): the first N stickers read are known; any more are read each time
+    b = Bench(str(tmp_path / "f"), settings=CUT)
+    b.t.reader.remember(1)
+    cut_then_shuffle(b)                               # 2C known; 5D 9H KS not
+    n = _reads(b)
+    assert accepted(b.card("2C")) and _reads(b) == n
+    assert accepted(b.card("KS")) and _reads(b) == n + 1
+    # the session's shoe: one pack for four seats, two from eight players (C1)
+    for seats, packs in ((4, 1), (8, 2)):
+        b = Bench(str(tmp_path / ("p%d" % seats)),
+                  settings="preset = table\nseats = %d\nbanker = 1\n" % seats)
+        assert b.t.e.packs == packs
+        assert len(b.t.reader._known) == 8 * 52 * packs
+
+
+def test_the_shoes_check_reads_every_card_it_is_shown(tmp_path):
+    # the builder's check times each card's record read: a card the table knows is read
+    b = Bench(str(tmp_path / "f"), settings=CUT)
+    cut_then_shuffle(b)
+    b.follow()
+    ks = b.deck.card_of("KS")
+    n = _reads(b)
+    b.press("OK", hold=900)                           # the menu
+    for _ in range(20):
+        if any("> Check the shoe" in x for x in b.screen(8)):
+            break
+        b.press("PLUS")
+    b.press("OK")
+    assert b.screen(8)[0] == "Check the shoe"
+    assert b.wave(ks.tag) is not None
+    b.settle(100)
+    assert _reads(b) == n + 1 and any(x.startswith("# check: card KS read in ") for x in b.out)
+    b.press("UNDO")
+    assert b.screen(8)[0] != "Check the shoe"
+    # the card checked last, dealt next, is a card (once it was taken for the card just
+    # dealt, waved again: nothing said); read, as the check let the stickers go
+    assert accepted(b.card("KS")) == ["* #6 card to seat 1 (face down)"]
+    assert _reads(b) == n + 2
+
+
+def test_a_tag_mode_run_lets_the_stickers_known_go(tmp_path):
+    # a run may write records: after it every card is read anew (and its buffer is let go
+    # while the tag mode has the heap)
+    b = Bench(str(tmp_path / "f"), settings=CUT)
+    for c in ("2C", "5D", "9H", "KS"):
+        assert accepted(b.card(c))
+    assert b.send("tags check 1") == "ok tags check 1"
+    assert b.t.reader._known is None
+    assert b.send("tags stop") == "ok tags stop"
+    b.settle(100)
+    assert b.send("shuffle").startswith("ok #5 shuffle")
+    n = _reads(b)
+    assert accepted(b.card("KS")) == ["* #6 card to seat 1 (face down)"]
+    assert _reads(b) == n + 1
