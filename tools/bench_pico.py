@@ -192,15 +192,16 @@ def heap_lines(lines):
 
 def read_times(run):
     """ms from each card's tag entering the field to the end of the bus read that gave
-    the firmware its record (the first successful READ answer after it)."""
+    the firmware its record (the first successful READ answer after it, before the next
+    card), for the cards read; a card the reader knew by its sticker's UID has no READ."""
     import bisect
     reads = sorted(run.card_reads)
+    cards = sorted(t0 for t0, kind, _ in run.stimuli if kind == "card")
     out = []
-    for t0, kind, _ in sorted(run.stimuli):
-        if kind == "card":
-            j = bisect.bisect_left(reads, t0)
-            if j < len(reads):
-                out.append((reads[j] - t0) / 1e6)
+    for k, t0 in enumerate(cards):
+        j = bisect.bisect_left(reads, t0)
+        if j < len(reads) and (k + 1 == len(cards) or reads[j] < cards[k + 1]):
+            out.append((reads[j] - t0) / 1e6)
     return out
 
 
@@ -841,10 +842,10 @@ def pico_rows(r, a, goals=True):
           "%d allocs; the seal taken at the end in %d us" % (n, avg, mx, allocs, take))
     rd = r["reads"]
     print("  reader: a card's record read %.1f ms mean, %.1f ms worst after its tag entered "
-          "the field (%d cards); longest gap between two reader polls %d ms; 200 pasted "
-          "'status' lines answered at %.0f lines/s"
-          % (sum(rd) / max(1, len(rd)), max(rd or [0]), len(rd), r["poll_gap_ms"],
-             r["serial_lps"]))
+          "the field (%d cards read; %d known by their sticker's UID, not read); longest gap "
+          "between two reader polls %d ms; 200 pasted 'status' lines answered at %.0f lines/s"
+          % (sum(rd) / max(1, len(rd)), max(rd or [0]), len(rd), len(r["cards"]) - len(rd),
+             r["poll_gap_ms"], r["serial_lps"]))
     print("  journal: %d flash erases and %d page programs in %d events (%.1f ms of flash "
           "time per event); XIP cache: %d misses, %.1f s of the %.0f s emulated"
           % (r["erases"], r["programs"], r["events"],

@@ -101,19 +101,47 @@ def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
     return True
 
 
+# The stickers known: one 6-byte place per card of the shoe, card by card (code x packs +
+# copy), holding UID bytes 1..6 of a sticker read as that card; byte 0 is NXP's 0x04 (an
+# NTAG213's maker), a sticker of another maker is not remembered. An empty place is zeros.
+_NXP = const(0x04)
+_PLACE = const(6)
+
+
 @micropython.viper
-def _known_card(known: ptr8, n: int, uid: ptr8, o: int) -> int:
-    # the card code of the 8-byte record (7 UID bytes, code) holding uid[o:o + 7], or -1
-    r = 0
-    end = n * 8
-    while r < end:
+def _known_card(known: ptr8, places: int, copies: int, uid: ptr8, o: int) -> int:
+    # the card code of the place holding uid[o:o + 7], or -1
+    if uid[o] != _NXP:
+        return -1
+    p = 0
+    while p < places:
+        r = p * _PLACE
         i = 0
-        while i < 7 and known[r + i] == uid[o + i]:
+        while i < _PLACE and known[r + i] == uid[o + 1 + i]:
             i += 1
-        if i == 7:
-            return known[r + 7]
-        r += 8
+        if i == _PLACE:
+            return p // copies
+        p += 1
     return -1
+
+
+@micropython.viper
+def _learn(known: ptr8, copies: int, code: int, uid: ptr8, o: int):
+    # uid[o:o + 7] into the first free place of card `code` (all taken: not remembered)
+    blank = 0
+    for i in range(_PLACE):
+        blank |= uid[o + 1 + i]
+    if uid[o] != _NXP or blank == 0:
+        return
+    for c in range(copies):
+        r = (code * copies + c) * _PLACE
+        free = 0
+        for i in range(_PLACE):
+            free |= known[r + i]
+        if free == 0:
+            for i in range(_PLACE):
+                known[r + i] = uid[o + 1 + i]
+            return
 
 
 @micropython.viper
@@ -146,8 +174,7 @@ class ShoeReader:
         self._miss = bytearray(2)
         self._tries = bytearray(2)
         self._last = bytearray(7)
-        self._known = None                       # remember(): 8-byte records, UID and code
-        self._nknown = 0
+        self._known = None                       # remember(): the stickers known
         self._has_last = False
         self._ignore = False                     # ignore_field(): until the field is empty
         self._resp = bytearray(2 * TARGET)       # listed targets (pn532_link.list_targets)
@@ -210,19 +237,18 @@ class ShoeReader:
         self._has_last = False
 
     def remember(self, cards=CODES):
-        """Know up to `cards` stickers by their UID once each card has been read: that card
-        is then reported from its listing, without reading its record (a sticker is the
-        card's for ever). Makes its buffer (not while a card is read); a new size forgets."""
-        if self._known is None or len(self._known) != 8 * cards:
+        """Know the stickers of a shoe of `cards` cards by their UID once each card has been
+        read: such a card is then reported from its listing, its record not read again (a
+        sticker is its card's for ever). Makes the buffer (not while a card is read); a
+        new size forgets."""
+        if self._known is None or len(self._known) != _PLACE * cards:
             self._known = None
-            self._known = bytearray(8 * cards)
-            self._nknown = 0
+            self._known = bytearray(_PLACE * cards)
 
     def forget_cards(self):
         """Forget every sticker known and let the buffer go (a tag-mode run may write
         records; remember() again after it)."""
         self._known = None
-        self._nknown = 0
 
     def unwatched(self):
         """Not watched till the next poll (the table takes no cards): no gap (max_gap_ms)."""
@@ -428,8 +454,10 @@ class ShoeReader:
             s = self._take(new, _PENDING)
             if self._has_last and self._slot_of_last(s):
                 self._state[s] = _DONE       # the card reported last, back in the field
-            elif self._nknown:
-                code = _known_card(self._known, self._nknown, self._uid, s * 7)
+            elif self._known is not None:
+                k = self._known
+                code = _known_card(k, len(k) // _PLACE, len(k) // (_PLACE * CODES),
+                                   self._uid, s * 7)
                 if code >= 0:                # read before: no READ, its release put off
                     self._report(s, code)
                     self._step = _RELEASE_PUT_OFF
@@ -540,11 +568,8 @@ class ShoeReader:
                           % uid_hex(uid))
             return
         k = self._known
-        if k is not None and self._nknown * 8 < len(k) and \
-                _known_card(k, self._nknown, self._uid, s * 7) < 0:
-            _copy(k, self._nknown * 8, self._uid, s * 7, 7)
-            k[self._nknown * 8 + 7] = code
-            self._nknown += 1
+        if k is not None:
+            _learn(k, len(k) // (_PLACE * CODES), code, self._uid, s * 7)
         self._report(s, code)
 
     def _report(self, s, code):
