@@ -1,7 +1,7 @@
 # NDEF on an NTAG213's user memory (docs/DEVICES.md): walking the TLVs to the NDEF message, and
 # finding a Text record in it. Shared by the shoe reader and the tag mode; nothing here
 # allocates (results go into a caller's preallocated array), so it may run under
-# micropython.heap_lock().
+# micropython.heap_lock(), but text_of(), which makes the text a string.
 from micropython import const
 
 
@@ -83,3 +83,18 @@ def find_text(buf, a, end, out):
             return False
         i = p + pl
     return False
+
+
+NOT_UTF8 = "(not UTF-8)"   # text_of()'s answer for a Text record whose bytes are not UTF-8
+
+
+def text_of(buf, a, end, out):
+    """The text of the first Text record in the message buf[a:end], the spaces around it
+    dropped (out: 2 ints, as find_text); None when there is none; NOT_UTF8 when its bytes
+    are not UTF-8 (a sticker written badly is never the table's fault)."""
+    if not find_text(buf, a, end, out):
+        return None
+    try:
+        return bytes(buf[out[0]:out[1]]).decode().strip()
+    except ValueError:                # (UnicodeError, on every runtime)
+        return NOT_UTF8

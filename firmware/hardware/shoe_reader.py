@@ -31,8 +31,8 @@
 #   the release (_RELEASING)         the next poll's round trip; then listening again
 #   ignore_field()                   until the field has been empty once
 #
-#   the stickers known (remember())   from the card's first read till forget_cards() (a
-#                                    tag-mode run may rewrite records) or power-off: a card
+#   the stickers known (Stickers)    from the card's first read till Stickers.forget() (a
+#                                    tag-mode run, the shoe's check) or power-off: a card
 #                                    read once is named by its UID, no record READ again
 #
 # UID map file ("uidmap.txt"): one "<14 hex digits UID> <card>" per line, '#' comments,
@@ -101,9 +101,6 @@ def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
     return True
 
 
-# The stickers known: one 6-byte place per card of the shoe, card by card (code x packs +
-# copy), holding UID bytes 1..6 of a sticker read as that card; byte 0 is NXP's 0x04 (an
-# NTAG213's maker), a sticker of another maker is not remembered. An empty place is zeros.
 _NXP = const(0x04)
 _PLACE = const(6)
 
@@ -150,6 +147,41 @@ def _copy(dst: ptr8, do: int, src: ptr8, so: int, n: int):
         dst[do + i] = src[so + i]
 
 
+class Stickers:
+    """The stickers known: a card read once since power-on is named by its sticker's UID
+    the next time it comes out, its record not read again (a sticker is its card's for
+    ever). One 6-byte place a card of the shoe, card by card (code x copies + copy), holding
+    UID bytes 1..6 of a sticker read as that card: byte 0 is NXP's 0x04 (an NTAG213's
+    maker; another maker's sticker is not remembered); an empty place is zeros."""
+
+    def __init__(self):
+        self.places = None
+
+    def remember(self, cards=CODES):
+        """Places for a shoe of `cards` cards (allocates: not while a card is read); a new
+        size forgets what was known."""
+        if self.places is None or len(self.places) != _PLACE * cards:
+            self.places = None
+            self.places = bytearray(_PLACE * cards)
+
+    def forget(self):
+        """Forget every sticker and let the places go (a tag-mode run may write records,
+        the shoe's check times each card's read); remember() again after."""
+        self.places = None
+
+    def card(self, uid, o):
+        """The card code of the sticker uid[o:o + 7], or -1 (allocates nothing)."""
+        k = self.places
+        if k is None:
+            return -1
+        return _known_card(k, len(k) // _PLACE, len(k) // (_PLACE * CODES), uid, o)
+
+    def learn(self, code, uid, o):
+        k = self.places
+        if k is not None:
+            _learn(k, len(k) // (_PLACE * CODES), code, uid, o)
+
+
 class ShoeReader:
     def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
                  max_retries=3, timeout_ms=150, passive_retries=_PASSIVE_RETRIES,
@@ -174,7 +206,7 @@ class ShoeReader:
         self._miss = bytearray(2)
         self._tries = bytearray(2)
         self._last = bytearray(7)
-        self._known = None                       # remember(): the stickers known
+        self.stickers = Stickers()               # the table sizes it (Stickers.remember)
         self._has_last = False
         self._ignore = False                     # ignore_field(): until the field is empty
         self._resp = bytearray(2 * TARGET)       # listed targets (pn532_link.list_targets)
@@ -182,25 +214,20 @@ class ShoeReader:
         self._said = [None, None, None, None]    # (kind, line) is here
         self.anomaly = ""                        # the last anomaly popped: "kind: text"
         self.anomaly_kind = ""                   # and its kind (TWO_TAGS, UNREAD, ...)
-        self._qh = 0
-        self._qn = 0
+        self._qh = self._qn = 0                  # the ring's head and length
         self._step = _IDLE
         self._quiet = 0                          # ms of a listing already counted as empty
         self._alive = 0                          # ms of a listing when it was last checked
         self._silence = False
         self._none = bytes(1)                    # an empty InListPassiveTarget answer
-        self._slot = 0                           # slot being read
-        self._tg = 0
+        self._slot = self._tg = 0                # the slot being read, its target number
         self._msg = array("i", (0, 0, 0))           # NDEF message bounds in _ndef (ndef.py)
         self._txt = array("i", (0, 0))              # text bounds
         self.polls = 0
         self.max_gap_ms = 0                      # longest time between two polls
         self._polled = -1                        # ticks_ms of the last poll (-1: none yet)
         self._reported = -1                      # ticks_ms of a reported card (-1: none)
-        self.retries = 0
-        self.timeouts = 0
-        self.cards = 0
-        self.anomalies = 0
+        self.retries = self.timeouts = self.cards = self.anomalies = 0     # counters
         self._cfg = retries_params(passive_retries)
         self.doctor = None                       # faults.Faults: resets a silent chip
         if not self.link.configure(self._cfg):
@@ -235,20 +262,6 @@ class ShoeReader:
         """Forget the last reported UID: the next time that card comes out it is reported
         and the engine judges it (after a shuffle, a press, a new session: app.Table)."""
         self._has_last = False
-
-    def remember(self, cards=CODES):
-        """Know the stickers of a shoe of `cards` cards by their UID once each card has been
-        read: such a card is then reported from its listing, its record not read again (a
-        sticker is its card's for ever). Makes the buffer (not while a card is read); a
-        new size forgets."""
-        if self._known is None or len(self._known) != _PLACE * cards:
-            self._known = None
-            self._known = bytearray(_PLACE * cards)
-
-    def forget_cards(self):
-        """Forget every sticker known and let the buffer go (a tag-mode run may write
-        records; remember() again after it)."""
-        self._known = None
 
     def unwatched(self):
         """Not watched till the next poll (the table takes no cards): no gap (max_gap_ms)."""
@@ -454,10 +467,8 @@ class ShoeReader:
             s = self._take(new, _PENDING)
             if self._has_last and self._slot_of_last(s):
                 self._state[s] = _DONE       # the card reported last, back in the field
-            elif self._known is not None:
-                k = self._known
-                code = _known_card(k, len(k) // _PLACE, len(k) // (_PLACE * CODES),
-                                   self._uid, s * 7)
+            else:
+                code = self.stickers.card(self._uid, s * 7)
                 if code >= 0:                # read before: no READ, its release put off
                     self._report(s, code)
                     self._step = _RELEASE_PUT_OFF
@@ -541,13 +552,9 @@ class ShoeReader:
         uid = self._uid[s * 7:s * 7 + 7]
         code = -1
         text = None
-        if res == ndef.FOUND and ndef.find_text(self._ndef, self._msg[0], self._msg[1], self._txt):
-            a, z = self._txt[0], self._txt[1]
-            while a < z and self._ndef[a] == 0x20:
-                a += 1
-            while z > a and self._ndef[z - 1] == 0x20:
-                z -= 1
-            text = bytes(self._ndef[a:z]).decode()
+        if res == ndef.FOUND:
+            text = ndef.text_of(self._ndef, self._msg[0], self._msg[1], self._txt)
+        if text is not None:
             code = parse_card(text)
             if code < 0:
                 self._state[s] = _SUPPRESSED
@@ -567,9 +574,7 @@ class ShoeReader:
             self._anomaly(UNKNOWN_TAG, "tag %s has no card record and is not in the UID map"
                           % uid_hex(uid))
             return
-        k = self._known
-        if k is not None:
-            _learn(k, len(k) // (_PLACE * CODES), code, self._uid, s * 7)
+        self.stickers.learn(code, self._uid, s * 7)
         self._report(s, code)
 
     def _report(self, s, code):

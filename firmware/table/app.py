@@ -53,6 +53,21 @@ def _bit(seat):
     return 1 << (seat - 1) if 0 < seat <= BANKER_DISPLAY else 1 << BANKER_DISPLAY
 
 
+def know_stickers(t):
+    """The reader knows as many stickers by UID as the session's shoe holds cards."""
+    st = getattr(t.reader, "stickers", None)
+    if st is not None and t.session.e is not None:
+        st.remember(CODES * t.session.e.packs)
+
+
+def forget_stickers(t):
+    """Every card is read anew (a tag-mode run may write records; the shoe's check times
+    each card's read); know_stickers() again after."""
+    st = getattr(t.reader, "stickers", None)
+    if st is not None:
+        st.forget()
+
+
 def _settings(path):
     """settings.txt at `path` (None: the defaults)."""
     from ledger import settings
@@ -152,7 +167,6 @@ class Table:
         forget(health_report.__name__)   # (its functions: heap)
         del health_report
         self.turn.reader = self.reader
-        self.know_stickers()
         watch_faults(self)               # the reader, the bus, the switch, the displays
         self.buzzer, self.btn = _inputs(b, st, pins)
         self.turn.btn = self.btn
@@ -173,10 +187,9 @@ class Table:
         if why:
             self._fatal(why)
             return
-        self.ui.over = False
-        self.ui.history = ""
+        self.ui.over, self.ui.history = False, ""
         self.say("# new session: %s" % ", ".join(st.header_lines()))   # at event #0
-        self.know_stickers()
+        know_stickers(self)
         self.after_event(-1)
 
     def new_session(self):
@@ -326,12 +339,6 @@ class Table:
         life of ShoeReader's last UID ends: a shuffle, a press, an UNDO, a new session)."""
         if self.reader is not None:
             self.reader.rearm()
-
-    def know_stickers(self):
-        """The reader knows as many stickers by UID as the session's shoe holds cards."""
-        e = self.session.e
-        if self.reader is not None and e is not None:
-            self.reader.remember(CODES * e.packs)
 
     def tag_run(self):
         """The tag-mode run (tag_run.py), made on first use: most sessions never start one."""

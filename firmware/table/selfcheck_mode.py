@@ -8,6 +8,7 @@ from hardware import drvtime
 from game.cards import card_name
 from hardware.font5x7 import FIRST, FONT, WIDTH
 from .health_report import fault_text
+from .app import forget_stickers, know_stickers
 from .screens import BANKER_DISPLAY
 from hardware.shoe_reader import ANOMALY
 
@@ -23,7 +24,7 @@ def start(table):
         return "a tag-mode run is on: finish it first"
     if e is not None and e.in_deal():
         return "the shoe's check is for between deals: finish or void this deal first"
-    t.reader.forget_cards()              # each card passed is read, not known by its UID
+    forget_stickers(t)
     t.tags = SelfCheck(t, t.tags)
     t.say("# check the shoe: press each button, pass a card; UNDO leaves")
     return None
@@ -125,4 +126,4 @@ class SelfCheck:
         t.reader.ignore_field()          # the last card may still lie on the reader
         t.rearm()                        # the card checked last, dealt next, is a card
         sc.all_dirty()
-        t.know_stickers()
+        know_stickers(t)

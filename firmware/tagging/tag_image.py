@@ -126,11 +126,10 @@ class TagImage:
             return "other", "an NDEF message too big for a card"
         m = self.msg
         t = self.txt
-        if not ndef.find_text(self.mem, 8 + m[0], 8 + m[1], t):
+        text = ndef.text_of(self.mem, 8 + m[0], 8 + m[1], t)
+        if text is None:
             return "other", "an NDEF message that is not a card"
-        try:
-            text = bytes(self.mem[t[0]:t[1]]).decode().strip()
-        except (UnicodeError, ValueError):
+        if text == ndef.NOT_UTF8:
             return "other", "undecodable text"
         code = parse_card(text)
         if code >= 0:

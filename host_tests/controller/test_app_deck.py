@@ -188,7 +188,7 @@ def test_a_known_card_pulled_too_fast_to_read_is_dealt_an_unknown_one_is_unread(
 
 
 def _filled(reader):
-    k = reader._known
+    k = reader.stickers.places
     return sum(1 for i in range(0, len(k), 6) if any(k[i:i + 6]))
 
 
@@ -209,7 +209,7 @@ def test_the_reader_knows_one_sticker_a_card_of_each_pack(tmp_path):
         b = Bench(str(tmp_path / ("p%d" % seats)),
                   settings="preset = table\nseats = %d\nbanker = 1\n" % seats)
         assert b.t.e.packs == packs
-        assert len(b.t.reader._known) == 6 * 52 * packs   # a place a card
+        assert len(b.t.reader.stickers.places) == 6 * 52 * packs   # a place a card
 
 
 def test_the_shoes_check_reads_every_card_it_is_shown(tmp_path):
@@ -244,7 +244,7 @@ def test_a_tag_mode_run_lets_the_stickers_known_go(tmp_path):
     for c in ("2C", "5D", "9H", "KS"):
         assert accepted(b.card(c))
     assert b.send("tags check 1") == "ok tags check 1"
-    assert b.t.reader._known is None
+    assert b.t.reader.stickers.places is None
     assert b.send("tags stop") == "ok tags stop"
     b.settle(100)
     assert b.send("shuffle").startswith("ok #5 shuffle")
