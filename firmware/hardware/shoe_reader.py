@@ -31,9 +31,9 @@
 #   the release (_RELEASING)         the next poll's round trip; then listening again
 #   ignore_field()                   until the field has been empty once
 #
-#   the stickers known (Stickers)    from the card's first read till Stickers.forget() (a
-#                                    tag-mode run, the shoe's check) or power-off: a card
-#                                    read once is named by its UID, no record READ again
+#   the stickers known               from the card's first read till ignore_field() (after
+#                                    a tag-mode run or the shoe's check) or power-off: a
+#                                    card read once is named by its UID, no READ again
 #
 # UID map file ("uidmap.txt"): one "<14 hex digits UID> <card>" per line, '#' comments,
 # e.g. "04A1B2C3D4E5F6 QH". Loaded into a sorted bytearray of 8-byte records.
@@ -101,85 +101,53 @@ def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
     return True
 
 
+# The stickers known: one 6-byte place a card code (52), holding UID bytes 1..6 of the
+# first sticker read as that card since power-on (byte 0 is NXP's 0x04, an NTAG213's
+# maker; another maker's sticker is not remembered); an empty place is zeros. A second
+# pack's copy of a card is read each time.
 _NXP = const(0x04)
 _PLACE = const(6)
 
 
 @micropython.viper
-def _known_card(known: ptr8, places: int, copies: int, uid: ptr8, o: int) -> int:
-    # the card code of the place holding uid[o:o + 7], or -1
+def _known_card(known: ptr8, codes: int, uid: ptr8, o: int) -> int:
+    # the card code whose place holds uid[o:o + 7], or -1
     if uid[o] != _NXP:
         return -1
-    p = 0
-    while p < places:
-        r = p * _PLACE
+    for code in range(codes):
+        r = code * _PLACE
         i = 0
         while i < _PLACE and known[r + i] == uid[o + 1 + i]:
             i += 1
         if i == _PLACE:
-            return p // copies
-        p += 1
+            return code
     return -1
 
 
 @micropython.viper
-def _learn(known: ptr8, copies: int, code: int, uid: ptr8, o: int):
-    # uid[o:o + 7] into the first free place of card `code` (all taken: not remembered)
+def _learn(known: ptr8, code: int, uid: ptr8, o: int):
+    # uid[o:o + 7] into the place of `code` if it is free
+    r = code * _PLACE
+    taken = 0
     blank = 0
     for i in range(_PLACE):
+        taken |= known[r + i]
         blank |= uid[o + 1 + i]
-    if uid[o] != _NXP or blank == 0:
-        return
-    for c in range(copies):
-        r = (code * copies + c) * _PLACE
-        free = 0
+    if taken == 0 and blank != 0 and uid[o] == _NXP:
         for i in range(_PLACE):
-            free |= known[r + i]
-        if free == 0:
-            for i in range(_PLACE):
-                known[r + i] = uid[o + 1 + i]
-            return
+            known[r + i] = uid[o + 1 + i]
+
+
+@micropython.viper
+def _zero(buf: ptr8, n: int):
+    for i in range(n):
+        buf[i] = 0
 
 
 @micropython.viper
 def _copy(dst: ptr8, do: int, src: ptr8, so: int, n: int):
     for i in range(n):
         dst[do + i] = src[so + i]
-
-
-class Stickers:
-    """The stickers known: a card read once since power-on is named by its sticker's UID
-    the next time it comes out, its record not read again (a sticker is its card's for
-    ever). One 6-byte place a card of the shoe, card by card (code x copies + copy), holding
-    UID bytes 1..6 of a sticker read as that card: byte 0 is NXP's 0x04 (an NTAG213's
-    maker; another maker's sticker is not remembered); an empty place is zeros."""
-
-    def __init__(self):
-        self.places = None
-
-    def remember(self, cards=CODES):
-        """Places for a shoe of `cards` cards (allocates: not while a card is read); a new
-        size forgets what was known."""
-        if self.places is None or len(self.places) != _PLACE * cards:
-            self.places = None
-            self.places = bytearray(_PLACE * cards)
-
-    def forget(self):
-        """Forget every sticker and let the places go (a tag-mode run may write records,
-        the shoe's check times each card's read); remember() again after."""
-        self.places = None
-
-    def card(self, uid, o):
-        """The card code of the sticker uid[o:o + 7], or -1 (allocates nothing)."""
-        k = self.places
-        if k is None:
-            return -1
-        return _known_card(k, len(k) // _PLACE, len(k) // (_PLACE * CODES), uid, o)
-
-    def learn(self, code, uid, o):
-        k = self.places
-        if k is not None:
-            _learn(k, len(k) // (_PLACE * CODES), code, uid, o)
 
 
 class ShoeReader:
@@ -206,7 +174,7 @@ class ShoeReader:
         self._miss = bytearray(2)
         self._tries = bytearray(2)
         self._last = bytearray(7)
-        self.stickers = Stickers()               # the table sizes it (Stickers.remember)
+        self._known = bytearray(_PLACE * CODES)  # the stickers known (_known_card)
         self._has_last = False
         self._ignore = False                     # ignore_field(): until the field is empty
         self._resp = bytearray(2 * TARGET)       # listed targets (pn532_link.list_targets)
@@ -268,8 +236,9 @@ class ShoeReader:
         self._polled = -1
 
     def ignore_field(self):
-        """Report nothing for the tags in the field now (e.g. the last card of the tag
-        mode, still on the reader): they are ignored until the field has been empty."""
+        """The tags in the field now are ignored until it has been empty (the last card of a
+        tag-mode run, still on it); the stickers known are forgotten (records may be new)."""
+        _zero(self._known, _PLACE * CODES)
         self._ignore = True
         self._polled = -1                # the tag mode had the reader: not a gap
         self._step = _IDLE               # whatever was in flight was aborted meanwhile
@@ -284,10 +253,9 @@ class ShoeReader:
 
     def urgent(self):
         """True while a card is being read, a response waits or the chip is not listening
-        yet (after a card: its release, then the next listing): nothing else should take
-        the bus (the controller holds its display redraws back), so that the next card is
-        found even while the last one is still being shown. A reader that does not answer
-        never holds the displays."""
+        yet (after a card: its release, then the next listing): the controller holds its
+        display redraws back, so that the next card is found while the last is shown. A
+        reader that does not answer never holds the displays."""
         step = self._step
         if self._qn or step == _READING or self.link.full:     # (full: a frame asked again)
             return True
@@ -468,9 +436,12 @@ class ShoeReader:
             if self._has_last and self._slot_of_last(s):
                 self._state[s] = _DONE       # the card reported last, back in the field
             else:
-                code = self.stickers.card(self._uid, s * 7)
+                code = _known_card(self._known, CODES, self._uid, s * 7)
                 if code >= 0:                # read before: no READ, its release put off
-                    self._report(s, code)
+                    self._state[s] = _DONE
+                    _copy(self._last, 0, self._uid, s * 7, 7)
+                    self._has_last = True
+                    self._emit(code)
                     self._step = _RELEASE_PUT_OFF
                     self._reported = drvtime.ticks_ms()
                     return
@@ -574,10 +545,7 @@ class ShoeReader:
             self._anomaly(UNKNOWN_TAG, "tag %s has no card record and is not in the UID map"
                           % uid_hex(uid))
             return
-        self.stickers.learn(code, self._uid, s * 7)
-        self._report(s, code)
-
-    def _report(self, s, code):
+        _learn(self._known, code, self._uid, s * 7)
         self._state[s] = _DONE
         _copy(self._last, 0, self._uid, s * 7, 7)
         self._has_last = True

@@ -36,7 +36,6 @@ from .narrator import Narrator
 from .screens import BANKER_DISPLAY, Screens
 from hardware.bus_turn import BusTurn
 from hardware.serial_out import SerialOut
-from game.cards import CODES
 from hardware.shoe_reader import ANOMALY
 from .sources import SRC_BUTTON, SRC_SERIAL, SRC_SHOE
 from ledger import forget
@@ -51,21 +50,6 @@ def _bit(seat):
     """The bit of seat `seat`'s display (the banker display's for 0, a seat with no display
     or none at all)."""
     return 1 << (seat - 1) if 0 < seat <= BANKER_DISPLAY else 1 << BANKER_DISPLAY
-
-
-def know_stickers(t):
-    """The reader knows as many stickers by UID as the session's shoe holds cards."""
-    st = getattr(t.reader, "stickers", None)
-    if st is not None and t.session.e is not None:
-        st.remember(CODES * t.session.e.packs)
-
-
-def forget_stickers(t):
-    """Every card is read anew (a tag-mode run may write records; the shoe's check times
-    each card's read); know_stickers() again after."""
-    st = getattr(t.reader, "stickers", None)
-    if st is not None:
-        st.forget()
 
 
 def _settings(path):
@@ -187,9 +171,9 @@ class Table:
         if why:
             self._fatal(why)
             return
-        self.ui.over, self.ui.history = False, ""
+        self.ui.over = False
+        self.ui.history = ""
         self.say("# new session: %s" % ", ".join(st.header_lines()))   # at event #0
-        know_stickers(self)
         self.after_event(-1)
 
     def new_session(self):

@@ -199,8 +199,6 @@ def power_on(t):
         t.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
                                  timeout_ms=st.timeout_ms)
         h.reader = reader_version(t.reader)
-        from .app import know_stickers
-        know_stickers(t)                 # sized to the session's shoe
     except Exception as x:  # noqa: BLE001 - no reader: the table plays on without it
         t.reader = MissingReader()
         h.reader = -1
@@ -245,7 +243,6 @@ class MissingReader:
 
     def ignore_field(self):
         pass
-
 
     def wait(self, seconds):
         drvtime.sleep(seconds)

@@ -8,7 +8,6 @@ from hardware import drvtime
 from game.cards import card_name
 from hardware.font5x7 import FIRST, FONT, WIDTH
 from .health_report import fault_text
-from .app import forget_stickers, know_stickers
 from .screens import BANKER_DISPLAY
 from hardware.shoe_reader import ANOMALY
 
@@ -24,7 +23,6 @@ def start(table):
         return "a tag-mode run is on: finish it first"
     if e is not None and e.in_deal():
         return "the shoe's check is for between deals: finish or void this deal first"
-    forget_stickers(t)
     t.tags = SelfCheck(t, t.tags)
     t.say("# check the shoe: press each button, pass a card; UNDO leaves")
     return None
@@ -126,4 +124,3 @@ class SelfCheck:
         t.reader.ignore_field()          # the last card may still lie on the reader
         t.rearm()                        # the card checked last, dealt next, is a card
         sc.all_dirty()
-        know_stickers(t)

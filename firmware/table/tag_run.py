@@ -6,7 +6,6 @@ import sys
 
 from ledger import forget
 
-from .app import forget_stickers, know_stickers
 from .screens import BANKER_DISPLAY
 
 
@@ -27,7 +26,6 @@ class TagRun:
         if e is not None and e.in_deal() and not (self.tm is not None and self.tm.active):
             return "tag mode is for between deals: finish or void this deal first"
         if self.tm is None:
-            forget_stickers(t)
             self.loaded = tuple(sys.modules)
             from tagging import tagmode
             st = t.settings
@@ -56,7 +54,6 @@ class TagRun:
             t.screens.forget()           # the banker's display showed the tag mode
             t.reader.ignore_field()      # the last tag may still lie on the reader
             t.screens.all_dirty()
-            know_stickers(t)
             self.tm = None               # its buffers go; made again at the next use
             for name in tuple(sys.modules):
                 if name not in self.loaded:  # its code goes too (imported again if needed)
