@@ -509,7 +509,12 @@ class _Writer:
         await self.web.turn()
         self.web.slices = drvtime.count_up(self.web.slices)
         self.web.sent = drvtime.count_up(self.web.sent, len(data))
-        await self.w.awrite(data)
+        w = self.w
+        if hasattr(w, "awrite"):
+            await w.awrite(data)
+        else:                              # CPython's socket streams
+            w.write(data)
+            await w.drain()
 
     async def aclose(self):
         await _close(self.w)
@@ -518,12 +523,101 @@ class _Writer:
         return self.w.get_extra_info(name)
 
 
-def make_app(web):
+class Front:
+    """Where every connection comes in (the socket server's, or a board's own clients'):
+    the phones' long polls (web_poll.py) and a kept session's standings are answered here;
+    anything else (the pages, the login, the history's pages) by microdot's app, made when
+    such a request comes and let go with microdot's modules once none is under way, so that
+    the long polls, nearly every request, never keep microdot in the heap. `app`: an app
+    kept for good instead (make_app's, for the tests' clients)."""
+
+    def __init__(self, web, app=None):
+        from . import web_poll as W
+        self.web = web
+        self.polls = W
+        self.ends = W.Deadlines(web, _MAX_OPEN)
+        self.app = app
+        self.kept = app is not None
+        self.paging = 0                    # requests in the app's hands
+        self.listener = None               # asyncio's socket server
+
+    async def start(self, host, port):
+        self.listener = await asyncio.start_server(self.handle_request, host, port)
+
+    def shutdown(self):
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    async def handle_request(self, reader, writer):
+        web = self.web
+        ends = self.ends
+        if web.open >= _MAX_OPEN:
+            web.refused = drvtime.count_up(web.refused)
+            await _close(writer)
+            return
+        web.open += 1
+        web.requests = drvtime.count_up(web.requests)
+        if web.open > web.most_open:
+            web.most_open = web.open
+        # each connection ends web_timeout after it opened (ends: one watcher for all)
+        slot = ends.add(asyncio.current_task())
+        r = _Limited(reader, web)
+        r.slot = slot
+        try:
+            await self.serve(r, _Writer(writer, web))
+        except asyncio.CancelledError:
+            if not ends.ran_out(slot):
+                raise                      # (not its time: the server stops)
+        except Exception:  # noqa: BLE001 - a broken connection must not stop the table
+            web.errors = drvtime.count_up(web.errors)
+        finally:
+            ends.drop(slot)
+            web.open -= 1
+            await _close(writer)
+
+    async def serve(self, r, w):
+        """A phone's long poll, a kept session's standings, or anything else through
+        microdot."""
+        web = self.web
+        W = self.polls
+        try:
+            line = await r.readline()
+        except ValueError:                 # (microdot answers a line too long: 400)
+            line = b"-"
+        poll = W.poll_of(line, web)
+        if poll is not None:
+            await W.serve(web, r, w, poll[0], poll[1], self.ends, r.slot)
+            return
+        name = W.standings_of(line)
+        if name is not None:
+            await W.standings(web, r, w, name)
+            return
+        r.again = line
+        self.paging += 1
+        try:
+            if self.app is None:
+                self.app = make_app(web, self)
+            await self.app.answer(r, w)
+        finally:
+            self.paging -= 1
+            if not self.paging and not self.kept:
+                self.app = None            # its routes, microdot's classes: garbage now
+                for name in _PAGES_MODULES:
+                    forget(name)
+
+
+# what only the pages need, let go when no page is being served (Front)
+_PAGES_MODULES = ("microdot.microdot", "microdot", "webui.web_pages")
+
+
+def make_app(web, front=None):
+    """microdot's app with every route; its connections go through `front` (a Front of
+    its own, keeping this app, when none is given)."""
     import microdot.microdot as M
     from microdot import Microdot, Request, Response
 
     from . import web_pages as P
-    from . import web_poll as W
 
     def quiet(exc):
         web.errors = drvtime.count_up(web.errors)   # a malformed request: 400, nothing on serial
@@ -532,48 +626,20 @@ def make_app(web):
     Request.max_content_length = _BODY_MAX
     Request.max_body_length = _BODY_MAX
 
-    ends = W.Deadlines(web, _MAX_OPEN)
-
     class TableServer(Microdot):
         async def handle_request(self, reader, writer):
-            if web.open >= _MAX_OPEN:
-                web.refused = drvtime.count_up(web.refused)
-                await _close(writer)
-                return
-            web.open += 1
-            web.requests = drvtime.count_up(web.requests)
-            if web.open > web.most_open:
-                web.most_open = web.open
-            # each connection ends web_timeout after it opened (ends: one watcher for all)
-            slot = ends.add(asyncio.current_task())
-            r = _Limited(reader, web)
-            r.slot = slot
-            try:
-                await self.serve(r, _Writer(writer, web))
-            except asyncio.CancelledError:
-                if not ends.ran_out(slot):
-                    raise                  # (not its time: the server stops)
-            except Exception:  # noqa: BLE001 - a broken connection must not stop the table
-                web.errors = drvtime.count_up(web.errors)
-            finally:
-                ends.drop(slot)
-                web.open -= 1
-                await _close(writer)
+            await front.handle_request(reader, writer)
 
-        async def serve(self, r, w):
-            """A phone's long poll (web_poll.py), or anything else through microdot."""
-            try:
-                line = await r.readline()
-            except ValueError:             # (microdot answers a line too long: 400)
-                line = b"-"
-            poll = W.poll_of(line, web)
-            if poll is not None:
-                await W.serve(web, r, w, poll[0], poll[1], ends, r.slot)
-                return
-            r.again = line
+        async def answer(self, r, w):
             await Microdot.handle_request(self, r, w)
 
+        def shutdown(self):
+            front.shutdown()
+            Microdot.shutdown(self)
+
     app = TableServer()
+    if front is None:
+        front = Front(web, app)
 
     def _seat(n):
         try:
@@ -765,17 +831,17 @@ async def _table_loop(web):
 
 
 async def _main(web, host):
-    app = make_app(web)
-    web.server = app
+    front = Front(web)
+    web.server = front
     serve = getattr(web.net, "serve", None)
     if serve is not None:                  # a board with its own clients (the virtual Pico W)
-        asyncio.create_task(serve(app, web))
+        asyncio.create_task(serve(front, web))
     else:
-        asyncio.create_task(app.start_server(host, web.port))
+        asyncio.create_task(front.start(host, web.port))
     await _table_loop(web)
     web.t.house.heap_figures()             # while it serves: every connection still open
     try:
-        app.shutdown()
+        front.shutdown()
     except Exception:  # noqa: BLE001 - the server may not have started
         pass
     # the requests under way get their answers (a long poll ends at once on a stop) and
