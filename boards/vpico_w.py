@@ -33,28 +33,36 @@ class _Socket:
     """One request's connection, both its ends as the server sees them (reader and writer),
     holding what a socket would: the request's bytes (a real one's sit in the Wi-Fi stack's
     buffers) and, of the answer, only the head until its blank line (its status, a login's
-    cookie). Each part of an API answer's body goes on the serial line as it is written,
+    cookie); the request's bytes are made when the server first reads them. Each part of
+    an API answer's body goes on the serial line as it is written,
     "#webp PHONE BYTES" (a JSON body has no raw newline), and the close ends it with
     "#web PHONE STATUS": the host puts the parts together (tools/runner.py). Every line is
     written in one go, with no wait inside it: no other task's line comes in between. At
     the close the phone notes what the answer said (Network.done)."""
 
-    def __init__(self, net, phone, kind, data):
+    def __init__(self, net, phone, kind, data=None):
         self.net = net
         self.phone = phone
         self.kind = kind                 # _PAGE, _LOGIN, _POLL
-        self.data = data
-        self.at = 0
+        self.data = data                 # None: Network.request makes it when it is read
+        self.at = 0                      # -1 once closed
         self.head = b""                  # None once its blank line has passed
         self.status = 0
         self.version = -1
 
     async def readline(self):
-        i = self.data.find(b"\n", self.at)
-        return self._take(len(self.data) if i < 0 else i + 1)
+        data = self._data()
+        i = data.find(b"\n", self.at)
+        return self._take(len(data) if i < 0 else i + 1)
 
     async def read(self, n=-1):
-        return self._take(len(self.data) if n < 0 else min(len(self.data), self.at + n))
+        data = self._data()
+        return self._take(len(data) if n < 0 else min(len(data), self.at + n))
+
+    def _data(self):
+        if self.data is None:
+            self.data = self.net.request(self.phone, self.kind)
+        return self.data
 
     async def readexactly(self, n):
         return await self.read(n)
@@ -104,7 +112,8 @@ class _Socket:
         self.close()
 
     def close(self):
-        if self.data is not None:        # (once: the server closes it, and so may a test)
+        if self.at >= 0:                 # (once: the server closes it, and so may a test)
+            self.at = -1
             self.data = None
             if self.kind == _POLL and self.head is None:
                 sys.stdout.write("#web %d %d\n" % (self.phone, self.status))
@@ -122,8 +131,8 @@ class _HistorySocket(_Socket):
     """The morning-after phone's end: the answer's bytes counted and hashed as they come,
     put on the serial line as one "#hist PATH STATUS BYTES SHA256" at the close."""
 
-    def __init__(self, net, path, data):
-        _Socket.__init__(self, net, -1, _PAGE, data)
+    def __init__(self, net, path):
+        _Socket.__init__(self, net, -1, _PAGE, _request(b"GET", path))
         from hashlib import sha256
         self.path = path
         self.hash = sha256()
@@ -141,7 +150,8 @@ class _HistorySocket(_Socket):
         self.hash.update(data)
 
     def close(self):
-        if self.data is not None:
+        if self.at >= 0:
+            self.at = -1
             self.data = None
             from binascii import hexlify
             sys.stdout.write("#hist %s %d %d %s\n" % (
@@ -206,6 +216,7 @@ class Network:
         self.v = [0] * n                 # the version of the last answer
         self.due = [0] * n               # ticks_ms of the next request
         self.alive = False
+        self.web = None
         self.hist_busy = False           # the morning-after phone's
         self.hist_due = 0
         self.hist_loaded = False
@@ -220,6 +231,7 @@ class Network:
     async def _phones(self, app, web):
         import asyncio
         from time import ticks_diff, ticks_ms
+        self.web = web
         self.alive = True
         try:
             while not web.t.stop:
@@ -229,31 +241,34 @@ class Network:
                         self.busy[i] = 1
                         # the connection's task runs the server's handling itself, as
                         # asyncio's socket server runs one: the phone is back at its close
-                        s = self._ask(web, i)
+                        s = _Socket(self, i, self._kind(i))
                         asyncio.create_task(app.handle_request(s, s))
                 if not self.hist_busy and ticks_diff(now, self.hist_due) >= 0:
                     self.hist_busy = True
                     path = b"/api/history/" + HISTORY_NAME if self.hist_loaded else b"/history"
-                    s = _HistorySocket(self, path, _request(b"GET", path))
+                    s = _HistorySocket(self, path)
                     asyncio.create_task(app.handle_request(s, s))
                 await asyncio.sleep_ms(TICK_MS)
         finally:
             self.alive = False
-            for i in range(len(self.cookie)):
-                self.cookie[i] = b""         # the phones leave with the table
 
-    def _ask(self, web, i):
+    def _kind(self, i):
         """Phone i's next request: its page, the seat's code, or the long poll."""
-        page = b"/" if i == 0 else b"/seat/%d" % i
         if not self.loaded[i]:
-            return _Socket(self, i, _PAGE, _request(b"GET", page))
-        if i and not self.cookie[i]:
-            return _Socket(self, i, _LOGIN, _request(
-                b"POST", page, body=b"code=" + web.code(i).encode()))
+            return _PAGE
+        return _LOGIN if i and not self.cookie[i] else _POLL
+
+    def request(self, i, kind):
+        """The bytes of phone i's request of that kind."""
+        page = b"/" if i == 0 else b"/seat/%d" % i
+        if kind == _PAGE:
+            return _request(b"GET", page)
+        if kind == _LOGIN:
+            return _request(b"POST", page, body=b"code=" + self.web.code(i).encode())
         api = b"/api/table" if i == 0 else b"/api/seat/%d" % i
         c = self.cookie[i]
-        return _Socket(self, i, _POLL, _request(
-            b"GET", b"%s?after=%d" % (api, self.v[i]), b"Cookie: %s\r\n" % c if c else b""))
+        return _request(b"GET", b"%s?after=%d" % (api, self.v[i]),
+                        b"Cookie: %s\r\n" % c if c else b"")
 
     def done(self, i, kind, status, version):
         """Phone i's request has ended (its connection closed): when it asks next."""
@@ -281,8 +296,14 @@ class Network:
         self.hist_busy = False
 
     def running(self):
-        """Phones still at the table (web.py waits for them when the table stops)."""
-        return self.alive or any(self.busy) or self.hist_busy
+        """Phones still at the table (web.py waits for them when the table stops); once
+        the last has left, they forget the table (its cookies, the Web)."""
+        if self.alive or any(self.busy) or self.hist_busy:
+            return True
+        self.web = None
+        for i in range(len(self.cookie)):
+            self.cookie[i] = b""
+        return False
 
 
 def make_network(settings):

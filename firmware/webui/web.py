@@ -461,12 +461,14 @@ class Web:
             line.pop(0).set()
 
 
-class _Limited:
-    """A request's reader that refuses more than _HEAD_MAX bytes of head, _BODY_MAX of body.
-    Every read is one slice of the connection's task (counted: web.slices)."""
+class _Connection:
+    """A connection as the server's code sees it, both its ends in one object: reads that
+    refuse more than _HEAD_MAX bytes of head, _BODY_MAX of body, writes counted. Every read
+    and write is one slice of the connection's task (counted: web.slices)."""
 
-    def __init__(self, r, web):
+    def __init__(self, r, w, web):
         self.r = r
+        self.w = w
         self.web = web
         self.left = _HEAD_MAX + _BODY_MAX
         self.again = None                  # the request line, read already, given back
@@ -496,14 +498,6 @@ class _Limited:
 
     async def read(self, n=-1):
         return self._take(await self.r.read(min(n, self.left + 1) if n > 0 else self.left + 1))
-
-
-class _Writer:
-    """A connection's writer, counting its slices and bytes."""
-
-    def __init__(self, w, web):
-        self.w = w
-        self.web = web
 
     async def awrite(self, data):
         await self.web.turn()
@@ -562,10 +556,10 @@ class Front:
             web.most_open = web.open
         # each connection ends web_timeout after it opened (ends: one watcher for all)
         slot = ends.add(asyncio.current_task())
-        r = _Limited(reader, web)
-        r.slot = slot
+        c = _Connection(reader, writer, web)
+        c.slot = slot
         try:
-            await self.serve(r, _Writer(writer, web))
+            await self.serve(c, c)
         except asyncio.CancelledError:
             if not ends.ran_out(slot):
                 raise                      # (not its time: the server stops)
