@@ -1,7 +1,9 @@
 # The table on the players' phones (a board with a network: boards/pico_w.py, the simulated
-# board with a loopback network): microdot serves, next to the table loop and never
-# blocking it, the public table (/ and /api/table), each seat's private view (/seat/N,
-# /api/seat/N, opened with the seat's code) and the finished sessions' hand histories.
+# board with a loopback network): served next to the table loop and never blocking it,
+# the public table (/ and /api/table), each seat's private view (/seat/N, /api/seat/N,
+# opened with the seat's code) and the finished sessions' hand histories. Every connection
+# comes in through Front: the long polls and a kept session's standings are answered
+# without microdot (web_poll.py), which is loaded only while a page is being served.
 # Imported only on such a board: the plain Pico never pays for this code or microdot's.
 #
 # The loop: asyncio runs the table's step() as one task and the server's connections as

@@ -1,4 +1,4 @@
-# The phones' long polls, read and answered without microdot (web.py's TableServer hands
+# The phones' long polls, read and answered without microdot (web.py's Front hands
 # them here): GET /api/table?after=V and GET /api/seat/N?after=V with the seat's cookie.
 # Every phone asks one at every table version, so this is nearly every request the Pico W
 # serves; microdot's Request (a headers dict, the query's and cookies' dicts) and its
