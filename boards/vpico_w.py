@@ -7,10 +7,11 @@
 # seat's page (logged in with the code its display shows) long-poll their JSON with
 # ?after=VERSION, ask again at once after a change, a second later when nothing changed,
 # two seconds after an error, and log in again on a 403. Requests go through in-memory
-# streams into microdot's own request handling (web.py's server, unchanged), each in a
-# task of its own as asyncio's socket server runs a connection. Every answer goes out on
-# the serial line as "#web SEAT STATUS BODY" (seat 0: the public page) as it is written,
-# for the host to check for hidden information.
+# connections into the server's own request handling (web.py's, unchanged), each in a
+# task of its own as asyncio's socket server runs a connection, holding no more than a
+# socket would. Every API answer goes out on the serial line as it is written, a
+# "#webp SEAT BYTES" line a part, ended by "#web SEAT STATUS" (seat 0: the public page),
+# for the host to put together and check for hidden information (tools/runner.py).
 #
 # One more phone looks at last night (web_history.py): it opens /history, then asks for
 # the standings of HISTORY_NAME every HISTORY_PAUSE_MS all through the session; each answer
@@ -28,43 +29,48 @@ HISTORY_NAME = b"0001"          # the kept session the morning-after phone asks 
 HISTORY_PAUSE_MS = 5000
 
 
-class _Reader:
-    def __init__(self, data):
-        self.data = data
-        self.at = 0
+class _Socket:
+    """One request's connection, both its ends as the server sees them (reader and writer),
+    holding what a socket would: the request's bytes (a real one's sit in the Wi-Fi stack's
+    buffers) and, of the answer, only the head until its blank line (its status, a login's
+    cookie); the request's bytes are made when the server first reads them. Each part of
+    an API answer's body goes on the serial line as it is written,
+    "#webp PHONE BYTES" (a JSON body has no raw newline), and the close ends it with
+    "#web PHONE STATUS": the host puts the parts together (tools/runner.py). Every line is
+    written in one go, with no wait inside it: no other task's line comes in between. At
+    the close the phone notes what the answer said (Network.done)."""
+
+    def __init__(self, net, phone, kind, data=None):
+        self.net = net
+        self.phone = phone
+        self.kind = kind                 # _PAGE, _LOGIN, _POLL
+        self.data = data                 # None: Network.request makes it when it is read
+        self.at = 0                      # -1 once closed
+        self.head = b""                  # None once its blank line has passed
+        self.status = 0
+        self.version = -1
 
     async def readline(self):
-        i = self.data.find(b"\n", self.at)
-        end = len(self.data) if i < 0 else i + 1
-        out = self.data[self.at:end]
-        self.at = end
-        return out
+        data = self._data()
+        i = data.find(b"\n", self.at)
+        return self._take(len(data) if i < 0 else i + 1)
 
     async def read(self, n=-1):
-        end = len(self.data) if n < 0 else min(len(self.data), self.at + n)
-        out = self.data[self.at:end]
-        self.at = end
-        return out
+        data = self._data()
+        return self._take(len(data) if n < 0 else min(len(data), self.at + n))
+
+    def _data(self):
+        if self.data is None:
+            self.data = self.net.request(self.phone, self.kind)
+        return self.data
 
     async def readexactly(self, n):
         return await self.read(n)
 
-
-class _Writer:
-    """A phone's end of the connection. The answer is taken as it is written, as a socket
-    takes it into the Wi-Fi stack's own buffers: its head kept (status, cookie), an API
-    answer's body kept until the connection closes (the server's task waits for the
-    table's step between two writes: a line put out in pieces would have the table's
-    lines in between) and then put on the serial line whole, its version noted."""
-
-    def __init__(self, phone, show):
-        self.phone = phone
-        self.show = show
-        self.head = b""
-        self.body = False                # the head's blank line has passed
-        self.status = 0
-        self.version = -1
-        self.parts = []
+    def _take(self, end):
+        out = self.data[self.at:end]
+        self.at = end
+        return out
 
     async def awrite(self, data):
         self.write(data)
@@ -72,20 +78,32 @@ class _Writer:
     def write(self, data):
         if isinstance(data, str):
             data = data.encode()
-        if not self.body:
-            self.head += data
-            i = self.head.find(b"\r\n\r\n")
-            if i < 0:
+        if self.head is not None:
+            data = self._head(data)
+            if data is None:
                 return
-            data = self.head[i + 4:]
-            self.head = self.head[:i]
-            self.body = True
-            if self.head.startswith(b"HTTP/"):
-                self.status = int(self.head[9:12])
-        if self.show and data:
-            if self.version < 0:         # an API answer's (a page has none)
+            if self.kind == _LOGIN:
+                self.net.cookie[self.phone] = _cookie(self.head)
+            self.head = None
+        if self.kind == _POLL and data:
+            if self.version < 0:         # (a seat's answer: in the part after its own)
                 self.version = _version(data)
-            self.parts.append(data)
+            sys.stdout.write("#webp %d " % self.phone)
+            sys.stdout.buffer.write(data)
+            sys.stdout.write("\n")
+
+    def _head(self, data):
+        """The body's first bytes once the head's blank line has come (the head kept up to
+        it, its status read), else None."""
+        head = self.head + data
+        i = head.find(b"\r\n\r\n")
+        if i < 0:
+            self.head = head
+            return None
+        self.head = head[:i]
+        if head.startswith(b"HTTP/"):
+            self.status = int(head[9:12])
+        return head[i + 4:]
 
     async def drain(self):
         pass
@@ -94,14 +112,13 @@ class _Writer:
         self.close()
 
     def close(self):
-        if self.show and self.body:
-            self.show = False            # (once: a server that broke off closes it too)
-            # one go, no wait between: no other task's line comes in between
-            sys.stdout.write("#web %d %d " % (self.phone, self.status))
-            for part in self.parts:
-                sys.stdout.buffer.write(part)
-            self.parts = None
-            sys.stdout.write("\n")
+        if self.at >= 0:                 # (once: the server closes it, and so may a test)
+            self.at = -1
+            self.data = None
+            if self.kind == _POLL and self.head is None:
+                sys.stdout.write("#web %d %d\n" % (self.phone, self.status))
+            if self.net is not None:
+                self.net.done(self.phone, self.kind, self.status, self.version)
 
     async def wait_closed(self):
         pass
@@ -110,11 +127,12 @@ class _Writer:
         return ("10.0.0.%d" % (10 + self.phone), 40000 + self.phone)
 
 
-class _HistoryWriter(_Writer):
-    """The morning-after phone's end: the answer's bytes counted and hashed as they come."""
+class _HistorySocket(_Socket):
+    """The morning-after phone's end: the answer's bytes counted and hashed as they come,
+    put on the serial line as one "#hist PATH STATUS BYTES SHA256" at the close."""
 
-    def __init__(self, path):
-        _Writer.__init__(self, -1, False)
+    def __init__(self, net, path):
+        _Socket.__init__(self, net, -1, _PAGE, _request(b"GET", path))
         from hashlib import sha256
         self.path = path
         self.hash = sha256()
@@ -123,37 +141,44 @@ class _HistoryWriter(_Writer):
     def write(self, data):
         if isinstance(data, str):
             data = data.encode()
-        if not self.body:
-            self.head += data
-            i = self.head.find(b"\r\n\r\n")
-            if i < 0:
+        if self.head is not None:
+            data = self._head(data)
+            if data is None:
                 return
-            data = self.head[i + 4:]
-            self.status = int(self.head[9:12])
-            self.head = b""
-            self.body = True
+            self.head = None
         self.n += len(data)
         self.hash.update(data)
 
     def close(self):
-        if self.hash is not None:
+        if self.at >= 0:
+            self.at = -1
+            self.data = None
             from binascii import hexlify
-            sys.stdout.write("#hist %s %d %d %s\n" % (self.path.decode(), self.status, self.n,
-                                                      hexlify(self.hash.digest()).decode()))
-            self.hash = None
+            sys.stdout.write("#hist %s %d %d %s\n" % (
+                self.path.decode(), self.status, self.n,
+                hexlify(self.hash.digest()).decode()))
+            self.net.history_done()
 
 
-async def request(app, phone, method, path, headers=b"", body=b"", show=False, w=None):
-    """(status, head bytes, version) of one request through microdot's handling; `show`:
-    its body goes on the serial line as "#web PHONE STATUS BODY" as it is written."""
+_PAGE = 0
+_LOGIN = 1
+_POLL = 2
+
+
+def _request(method, path, headers=b"", body=b""):
     head = b"%s %s HTTP/1.1\r\nHost: pontoon\r\n%s" % (method, path, headers)
     if body:
         head += b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n" % (
             len(body))
-    w = w or _Writer(phone, show)
-    await app.handle_request(_Reader(head + b"\r\n" + body), w)
-    w.close()                            # a server that broke off mid-answer: the line ends
-    return w.status, w.head, w.version
+    return head + b"\r\n" + body
+
+
+async def request(app, phone, method, path, headers=b"", show=False):
+    """One request through the server's handling, on its own (tools/bench_pico.py's probe);
+    `show`: its answer goes on the serial line as a phone's does."""
+    s = _Socket(None, phone, _POLL if show else _PAGE, _request(method, path, headers))
+    await app.handle_request(s, s)
+    s.close()                            # (a server that broke off mid-answer)
 
 
 def _version(body):
@@ -191,6 +216,7 @@ class Network:
         self.v = [0] * n                 # the version of the last answer
         self.due = [0] * n               # ticks_ms of the next request
         self.alive = False
+        self.web = None
         self.hist_busy = False           # the morning-after phone's
         self.hist_due = 0
         self.hist_loaded = False
@@ -205,6 +231,7 @@ class Network:
     async def _phones(self, app, web):
         import asyncio
         from time import ticks_diff, ticks_ms
+        self.web = web
         self.alive = True
         try:
             while not web.t.stop:
@@ -212,62 +239,71 @@ class Network:
                 for i in range(self.seats + 1):
                     if not self.busy[i] and ticks_diff(now, self.due[i]) >= 0:
                         self.busy[i] = 1
-                        asyncio.create_task(self._ask(app, web, i))
+                        # the connection's task runs the server's handling itself, as
+                        # asyncio's socket server runs one: the phone is back at its close
+                        s = _Socket(self, i, self._kind(i))
+                        asyncio.create_task(app.handle_request(s, s))
                 if not self.hist_busy and ticks_diff(now, self.hist_due) >= 0:
                     self.hist_busy = True
-                    asyncio.create_task(self._history(app))
+                    path = b"/api/history/" + HISTORY_NAME if self.hist_loaded else b"/history"
+                    s = _HistorySocket(self, path)
+                    asyncio.create_task(app.handle_request(s, s))
                 await asyncio.sleep_ms(TICK_MS)
         finally:
             self.alive = False
-            for i in range(len(self.cookie)):
-                self.cookie[i] = b""         # the phones leave with the table
 
-    async def _ask(self, app, web, i):
+    def _kind(self, i):
         """Phone i's next request: its page, the seat's code, or the long poll."""
+        if not self.loaded[i]:
+            return _PAGE
+        return _LOGIN if i and not self.cookie[i] else _POLL
+
+    def request(self, i, kind):
+        """The bytes of phone i's request of that kind."""
+        page = b"/" if i == 0 else b"/seat/%d" % i
+        if kind == _PAGE:
+            return _request(b"GET", page)
+        if kind == _LOGIN:
+            return _request(b"POST", page, body=b"code=" + self.web.code(i).encode())
+        api = b"/api/table" if i == 0 else b"/api/seat/%d" % i
+        c = self.cookie[i]
+        return _request(b"GET", b"%s?after=%d" % (api, self.v[i]),
+                        b"Cookie: %s\r\n" % c if c else b"")
+
+    def done(self, i, kind, status, version):
+        """Phone i's request has ended (its connection closed): when it asks next."""
         from time import ticks_add, ticks_ms
         wait = 0
-        try:
-            page = b"/" if i == 0 else b"/seat/%d" % i
-            if not self.loaded[i]:
-                await request(app, i, b"GET", page)
-                self.loaded[i] = 1
-            elif i and not self.cookie[i]:
-                _, head, _ = await request(app, i, b"POST", page,
-                                           body=b"code=" + web.code(i).encode())
-                self.cookie[i] = _cookie(head)
-                if not self.cookie[i]:
-                    wait = PAUSE_ERROR_MS
-            else:
-                api = b"/api/table" if i == 0 else b"/api/seat/%d" % i
-                c = self.cookie[i]
-                status, _, nv = await request(
-                    app, i, b"GET", b"%s?after=%d" % (api, self.v[i]),
-                    b"Cookie: %s\r\n" % c if c else b"", show=True)
-                if status == 403:
-                    self.cookie[i] = b""     # the page reloads: the code is asked again
-                elif status != 200:
-                    wait = PAUSE_ERROR_MS
-                else:
-                    wait = PAUSE_SAME_MS if nv == self.v[i] else 0
-                    self.v[i] = nv
-        finally:
-            self.due[i] = ticks_add(ticks_ms(), wait)
-            self.busy[i] = 0
+        if kind == _PAGE:
+            self.loaded[i] = 1
+        elif kind == _LOGIN:
+            if not self.cookie[i]:
+                wait = PAUSE_ERROR_MS
+        elif status == 403:
+            self.cookie[i] = b""             # the page reloads: the code is asked again
+        elif status != 200:
+            wait = PAUSE_ERROR_MS
+        else:
+            wait = PAUSE_SAME_MS if version == self.v[i] else 0
+            self.v[i] = version
+        self.due[i] = ticks_add(ticks_ms(), wait)
+        self.busy[i] = 0
 
-    async def _history(self, app):
-        """The morning-after phone: the list of kept sessions once, then one's standings."""
+    def history_done(self):
         from time import ticks_add, ticks_ms
-        try:
-            path = b"/api/history/" + HISTORY_NAME if self.hist_loaded else b"/history"
-            await request(app, -1, b"GET", path, w=_HistoryWriter(path))
-            self.hist_loaded = True
-        finally:
-            self.hist_due = ticks_add(ticks_ms(), HISTORY_PAUSE_MS)
-            self.hist_busy = False
+        self.hist_loaded = True
+        self.hist_due = ticks_add(ticks_ms(), HISTORY_PAUSE_MS)
+        self.hist_busy = False
 
     def running(self):
-        """Phones still at the table (web.py waits for them when the table stops)."""
-        return self.alive or any(self.busy) or self.hist_busy
+        """Phones still at the table (web.py waits for them when the table stops); once
+        the last has left, they forget the table (its cookies, the Web)."""
+        if self.alive or any(self.busy) or self.hist_busy:
+            return True
+        self.web = None
+        for i in range(len(self.cookie)):
+            self.cookie[i] = b""
+        return False
 
 
 def make_network(settings):

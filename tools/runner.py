@@ -491,6 +491,7 @@ class Pico(Runner):
         self.stimuli = []                # (ns, kind, index) of every host action
         self.card_reads = []             # ns of every successful InDataExchange answer read
         self.web = []                    # (seat, status, body) of each "#web" answer
+        self.web_parts = {}              # seat -> the "#webp" parts of its answer under way
         self.web_ns = []                 # the emulated ns each of them had come out by
         self.accepted_ns = {}            # N -> emulated ns its "* #N" / "ok #N" line came out
         self.flash_by_event = {}         # events acknowledged -> [(kind, ns cost, start ns)]
@@ -557,8 +558,13 @@ class Pico(Runner):
         while b"\n" in self.part:
             raw, self.part = self.part.split(b"\n", 1)
             line = raw.decode(errors="replace").rstrip("\r")
-            if line.startswith("#web "):   # a phone's answer (boards/vpico_w.py)
-                _, seat, status, body = line.split(" ", 3)
+            if line.startswith("#webp "):  # a part of a phone's answer (boards/vpico_w.py)
+                _, seat, part = line.split(" ", 2)
+                self.web_parts.setdefault(int(seat), []).append(part)
+                continue
+            if line.startswith("#web "):   # its end: the answer, at this instant
+                _, seat, status = line.split(" ")
+                body = "".join(self.web_parts.pop(int(seat), ()))
                 self.web.append((int(seat), int(status), body))
                 self.web_ns.append(self.p.world.clock.ns)
                 continue

@@ -1,7 +1,9 @@
 # The table on the players' phones (a board with a network: boards/pico_w.py, the simulated
-# board with a loopback network): microdot serves, next to the table loop and never
-# blocking it, the public table (/ and /api/table), each seat's private view (/seat/N,
-# /api/seat/N, opened with the seat's code) and the finished sessions' hand histories.
+# board with a loopback network): served next to the table loop and never blocking it,
+# the public table (/ and /api/table), each seat's private view (/seat/N, /api/seat/N,
+# opened with the seat's code) and the finished sessions' hand histories. Every connection
+# comes in through Front: the long polls and a kept session's standings are answered
+# without microdot (web_poll.py), which is loaded only while a page is being served.
 # Imported only on such a board: the plain Pico never pays for this code or microdot's.
 #
 # The loop: asyncio runs the table's step() as one task and the server's connections as
@@ -461,12 +463,14 @@ class Web:
             line.pop(0).set()
 
 
-class _Limited:
-    """A request's reader that refuses more than _HEAD_MAX bytes of head, _BODY_MAX of body.
-    Every read is one slice of the connection's task (counted: web.slices)."""
+class _Connection:
+    """A connection as the server's code sees it, both its ends in one object: reads that
+    refuse more than _HEAD_MAX bytes of head, _BODY_MAX of body, writes counted. Every read
+    and write is one slice of the connection's task (counted: web.slices)."""
 
-    def __init__(self, r, web):
+    def __init__(self, r, w, web):
         self.r = r
+        self.w = w
         self.web = web
         self.left = _HEAD_MAX + _BODY_MAX
         self.again = None                  # the request line, read already, given back
@@ -497,19 +501,16 @@ class _Limited:
     async def read(self, n=-1):
         return self._take(await self.r.read(min(n, self.left + 1) if n > 0 else self.left + 1))
 
-
-class _Writer:
-    """A connection's writer, counting its slices and bytes."""
-
-    def __init__(self, w, web):
-        self.w = w
-        self.web = web
-
     async def awrite(self, data):
         await self.web.turn()
         self.web.slices = drvtime.count_up(self.web.slices)
         self.web.sent = drvtime.count_up(self.web.sent, len(data))
-        await self.w.awrite(data)
+        w = self.w
+        if hasattr(w, "awrite"):
+            await w.awrite(data)
+        else:                              # CPython's socket streams
+            w.write(data)
+            await w.drain()
 
     async def aclose(self):
         await _close(self.w)
@@ -518,12 +519,101 @@ class _Writer:
         return self.w.get_extra_info(name)
 
 
-def make_app(web):
+class Front:
+    """Where every connection comes in (the socket server's, or a board's own clients'):
+    the phones' long polls (web_poll.py) and a kept session's standings are answered here;
+    anything else (the pages, the login, the history's pages) by microdot's app, made when
+    such a request comes and let go with microdot's modules once none is under way, so that
+    the long polls, nearly every request, never keep microdot in the heap. `app`: an app
+    kept for good instead (make_app's, for the tests' clients)."""
+
+    def __init__(self, web, app=None):
+        from . import web_poll as W
+        self.web = web
+        self.polls = W
+        self.ends = W.Deadlines(web, _MAX_OPEN)
+        self.app = app
+        self.kept = app is not None
+        self.paging = 0                    # requests in the app's hands
+        self.listener = None               # asyncio's socket server
+
+    async def start(self, host, port):
+        self.listener = await asyncio.start_server(self.handle_request, host, port)
+
+    def shutdown(self):
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    async def handle_request(self, reader, writer):
+        web = self.web
+        ends = self.ends
+        if web.open >= _MAX_OPEN:
+            web.refused = drvtime.count_up(web.refused)
+            await _close(writer)
+            return
+        web.open += 1
+        web.requests = drvtime.count_up(web.requests)
+        if web.open > web.most_open:
+            web.most_open = web.open
+        # each connection ends web_timeout after it opened (ends: one watcher for all)
+        slot = ends.add(asyncio.current_task())
+        c = _Connection(reader, writer, web)
+        c.slot = slot
+        try:
+            await self.serve(c, c)
+        except asyncio.CancelledError:
+            if not ends.ran_out(slot):
+                raise                      # (not its time: the server stops)
+        except Exception:  # noqa: BLE001 - a broken connection must not stop the table
+            web.errors = drvtime.count_up(web.errors)
+        finally:
+            ends.drop(slot)
+            web.open -= 1
+            await _close(writer)
+
+    async def serve(self, r, w):
+        """A phone's long poll, a kept session's standings, or anything else through
+        microdot."""
+        web = self.web
+        W = self.polls
+        try:
+            line = await r.readline()
+        except ValueError:                 # (microdot answers a line too long: 400)
+            line = b"-"
+        poll = W.poll_of(line, web)
+        if poll is not None:
+            await W.serve(web, r, w, poll[0], poll[1], self.ends, r.slot)
+            return
+        name = W.standings_of(line)
+        if name is not None:
+            await W.standings(web, r, w, name)
+            return
+        r.again = line
+        self.paging += 1
+        try:
+            if self.app is None:
+                self.app = make_app(web, self)
+            await self.app.answer(r, w)
+        finally:
+            self.paging -= 1
+            if not self.paging and not self.kept:
+                self.app = None            # its routes, microdot's classes: garbage now
+                for name in _PAGES_MODULES:
+                    forget(name)
+
+
+# what only the pages need, let go when no page is being served (Front)
+_PAGES_MODULES = ("microdot.microdot", "microdot", "webui.web_pages")
+
+
+def make_app(web, front=None):
+    """microdot's app with every route; its connections go through `front` (a Front of
+    its own, keeping this app, when none is given)."""
     import microdot.microdot as M
     from microdot import Microdot, Request, Response
 
     from . import web_pages as P
-    from . import web_poll as W
 
     def quiet(exc):
         web.errors = drvtime.count_up(web.errors)   # a malformed request: 400, nothing on serial
@@ -532,48 +622,20 @@ def make_app(web):
     Request.max_content_length = _BODY_MAX
     Request.max_body_length = _BODY_MAX
 
-    ends = W.Deadlines(web, _MAX_OPEN)
-
     class TableServer(Microdot):
         async def handle_request(self, reader, writer):
-            if web.open >= _MAX_OPEN:
-                web.refused = drvtime.count_up(web.refused)
-                await _close(writer)
-                return
-            web.open += 1
-            web.requests = drvtime.count_up(web.requests)
-            if web.open > web.most_open:
-                web.most_open = web.open
-            # each connection ends web_timeout after it opened (ends: one watcher for all)
-            slot = ends.add(asyncio.current_task())
-            r = _Limited(reader, web)
-            r.slot = slot
-            try:
-                await self.serve(r, _Writer(writer, web))
-            except asyncio.CancelledError:
-                if not ends.ran_out(slot):
-                    raise                  # (not its time: the server stops)
-            except Exception:  # noqa: BLE001 - a broken connection must not stop the table
-                web.errors = drvtime.count_up(web.errors)
-            finally:
-                ends.drop(slot)
-                web.open -= 1
-                await _close(writer)
+            await front.handle_request(reader, writer)
 
-        async def serve(self, r, w):
-            """A phone's long poll (web_poll.py), or anything else through microdot."""
-            try:
-                line = await r.readline()
-            except ValueError:             # (microdot answers a line too long: 400)
-                line = b"-"
-            poll = W.poll_of(line, web)
-            if poll is not None:
-                await W.serve(web, r, w, poll[0], poll[1], ends, r.slot)
-                return
-            r.again = line
+        async def answer(self, r, w):
             await Microdot.handle_request(self, r, w)
 
+        def shutdown(self):
+            front.shutdown()
+            Microdot.shutdown(self)
+
     app = TableServer()
+    if front is None:
+        front = Front(web, app)
 
     def _seat(n):
         try:
@@ -765,17 +827,17 @@ async def _table_loop(web):
 
 
 async def _main(web, host):
-    app = make_app(web)
-    web.server = app
+    front = Front(web)
+    web.server = front
     serve = getattr(web.net, "serve", None)
     if serve is not None:                  # a board with its own clients (the virtual Pico W)
-        asyncio.create_task(serve(app, web))
+        asyncio.create_task(serve(front, web))
     else:
-        asyncio.create_task(app.start_server(host, web.port))
+        asyncio.create_task(front.start(host, web.port))
     await _table_loop(web)
     web.t.house.heap_figures()             # while it serves: every connection still open
     try:
-        app.shutdown()
+        front.shutdown()
     except Exception:  # noqa: BLE001 - the server may not have started
         pass
     # the requests under way get their answers (a long poll ends at once on a stop) and

@@ -1,10 +1,12 @@
-# The phones' long polls, read and answered without microdot (web.py's TableServer hands
+# The phones' long polls, read and answered without microdot (web.py's Front hands
 # them here): GET /api/table?after=V and GET /api/seat/N?after=V with the seat's cookie.
 # Every phone asks one at every table version, so this is nearly every request the Pico W
 # serves; microdot's Request (a headers dict, the query's and cookies' dicts) and its
 # Response (a write per header) would cost each of them more than its answer does. Only
-# these exact forms are taken; anything else (the pages, the login, the histories, a poll
-# with another query) goes to microdot unchanged, its request line given back first.
+# these exact forms are taken, and a kept session's standings (GET /api/history/NNNN, a
+# phone at last night's page asks every few seconds); anything else (the pages, the login,
+# a poll with another query) goes to microdot unchanged, its request line given back first
+# (web.Front, which loads microdot only for those).
 import asyncio
 
 from hardware import drvtime
@@ -29,6 +31,11 @@ _NO_CODE = b'{"error": "open /seat/N with the seat\'s code first"}'
 _REFUSED = (b"HTTP/1.0 403 N/A\r\nContent-Type: application/json\r\nContent-Length: %d"
             b"\r\n\r\n%s" % (len(_NO_CODE), _NO_CODE))
 _BAD = b"HTTP/1.0 400 N/A\r\nContent-Length: 11\r\n\r\nBad request"
+_HEAD_STREAMED = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n\r\n"
+_NO_SESSION = b'{"error": "no such session"}'
+_NOT_KEPT = (b"HTTP/1.0 404 N/A\r\nContent-Type: application/json\r\nCache-Control: no-store"
+             b"\r\nContent-Length: %d\r\n\r\n%s" % (len(_NO_SESSION), _NO_SESSION))
+_HISTORY = b"GET /api/history/"
 _TABLE = b"/api/table"
 _SEAT = b"/api/seat/"
 _AFTER = b"after="
@@ -69,6 +76,48 @@ def poll_of(line, web):
     if e is None or not 1 <= seat <= e.seats:
         return None                       # microdot's own refusal
     return seat, after
+
+
+def standings_of(line):
+    """The session's number (a str, NNNN) when the request line asks for a kept session's
+    standings, else None."""
+    if not line.startswith(_HISTORY):
+        return None
+    words = line.split()
+    if len(words) != 3 or not words[2].startswith(b"HTTP/") or len(words[1]) != 17:
+        return None
+    name = words[1][13:]
+    for ch in name:
+        if not 48 <= ch <= 57:
+            return None
+    return name.decode()
+
+
+async def standings(web, r, w, name):
+    """Read the rest of the head, then stream the standings (web_history.py), a piece a
+    slice; the module is let go after (it serves this phone alone, every few seconds)."""
+    from ledger import forget
+
+    from . import web_history as H
+    try:
+        while len(await r.readline()) > 2:
+            pass
+        try:
+            pieces = H.standings(web.t.root + "history/" + name + ".txt")
+        except OSError:
+            await w.awrite(_NOT_KEPT)
+            return
+        try:
+            await w.awrite(_HEAD_STREAMED)
+            for piece in pieces:
+                await w.awrite(piece)
+        finally:
+            pieces.close()                 # its file, at once (a connection cut short)
+    except ValueError:                     # a head over its limit
+        web.errors = drvtime.count_up(web.errors)
+        await w.awrite(_BAD)
+    finally:
+        forget(H.__name__)
 
 
 def _token(line, seat):
