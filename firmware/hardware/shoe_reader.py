@@ -101,7 +101,8 @@ def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
     return True
 
 
-# The stickers known: one 6-byte place a card code (52), holding UID bytes 1..6 of the
+# The stickers known: one 6-byte place a card code (none on a board serving phones, which
+# keeps its heap for them: table/health_report.power_on), holding UID bytes 1..6 of the
 # first sticker read as that card since power-on (byte 0 is NXP's 0x04, an NTAG213's
 # maker; another maker's sticker is not remembered); an empty place is zeros. A second
 # pack's copy of a card is read each time.
@@ -125,8 +126,10 @@ def _known_card(known: ptr8, codes: int, uid: ptr8, o: int) -> int:
 
 
 @micropython.viper
-def _learn(known: ptr8, code: int, uid: ptr8, o: int):
-    # uid[o:o + 7] into the place of `code` if it is free
+def _learn(known: ptr8, codes: int, code: int, uid: ptr8, o: int):
+    # uid[o:o + 7] into the place of `code` if it is free (and there are places)
+    if code >= codes:
+        return
     r = code * _PLACE
     taken = 0
     blank = 0
@@ -153,7 +156,7 @@ def _copy(dst: ptr8, do: int, src: ptr8, so: int, n: int):
 class ShoeReader:
     def __init__(self, pn532, i2c=None, irq=None, uid_map=None, address=0x24, gone_polls=3,
                  max_retries=3, timeout_ms=150, passive_retries=_PASSIVE_RETRIES,
-                 silent_after=20, max_targets=2, list_timeout_ms=100):
+                 silent_after=20, max_targets=2, list_timeout_ms=100, known=CODES):
         self.pn = pn532
         self.irq = irq                        # PN532 IRQ pin (active low), machine.Pin-like
         self.map = uid_map
@@ -174,7 +177,7 @@ class ShoeReader:
         self._miss = bytearray(2)
         self._tries = bytearray(2)
         self._last = bytearray(7)
-        self._known = bytearray(_PLACE * CODES)  # the stickers known (_known_card)
+        self._known = bytearray(_PLACE * known)  # the stickers known of `known` codes
         self._has_last = False
         self._ignore = False                     # ignore_field(): until the field is empty
         self._resp = bytearray(2 * TARGET)       # listed targets (pn532_link.list_targets)
@@ -238,7 +241,7 @@ class ShoeReader:
     def ignore_field(self):
         """The tags in the field now are ignored until it has been empty (the last card of a
         tag-mode run, still on it); the stickers known are forgotten (records may be new)."""
-        _zero(self._known, _PLACE * CODES)
+        _zero(self._known, len(self._known))
         self._ignore = True
         self._polled = -1                # the tag mode had the reader: not a gap
         self._step = _IDLE               # whatever was in flight was aborted meanwhile
@@ -436,7 +439,7 @@ class ShoeReader:
             if self._has_last and self._slot_of_last(s):
                 self._state[s] = _DONE       # the card reported last, back in the field
             else:
-                code = _known_card(self._known, CODES, self._uid, s * 7)
+                code = _known_card(self._known, len(self._known) // _PLACE, self._uid, s * 7)
                 if code >= 0:                # read before: no READ, its release put off
                     self._state[s] = _DONE
                     _copy(self._last, 0, self._uid, s * 7, 7)
@@ -545,7 +548,7 @@ class ShoeReader:
             self._anomaly(UNKNOWN_TAG, "tag %s has no card record and is not in the UID map"
                           % uid_hex(uid))
             return
-        _learn(self._known, code, self._uid, s * 7)
+        _learn(self._known, len(self._known) // _PLACE, code, self._uid, s * 7)
         self._state[s] = _DONE
         _copy(self._last, 0, self._uid, s * 7, 7)
         self._has_last = True

@@ -245,3 +245,16 @@ def test_a_tag_mode_run_lets_the_stickers_known_go(tmp_path):
     n = _reads(b)
     assert accepted(b.card("KS")) == ["* #6 card to seat 1 (face down)"]
     assert _reads(b) == n + 1
+
+
+def test_a_board_serving_phones_knows_no_stickers(tmp_path, monkeypatch):
+    # the Pico W keeps its heap for the phones (table/health_report.power_on): every card
+    # is read each time it comes out
+    from boards import sim
+    monkeypatch.setattr(sim, "make_network", lambda settings: None, raising=False)
+    b = Bench(str(tmp_path / "f"), settings=CUT + "web = off\n")
+    assert len(b.t.reader._known) == 0
+    cut_then_shuffle(b)
+    n = _reads(b)
+    assert accepted(b.card("KS")) == ["* #6 card to seat 1 (face down)"]
+    assert _reads(b) == n + 1
