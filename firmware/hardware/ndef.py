@@ -89,7 +89,7 @@ NOT_UTF8 = "(not UTF-8)"   # text_of()'s answer for a Text record whose bytes ar
 
 
 def text_of(buf, a, end, out):
-    """The text of the first Text record in the message buf[a:end], the spaces around it
+    """The text of the first Text record in the message buf[a:end], the whitespace around it
     dropped (out: 2 ints, as find_text); None when there is none; NOT_UTF8 when its bytes
     are not UTF-8 (a sticker written badly is never the table's fault)."""
     if not find_text(buf, a, end, out):
