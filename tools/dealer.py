@@ -187,12 +187,16 @@ class Dealer(S.Driver):
         self._deal_normally(t + LOOK_MS + 100, k, card)     # one at a time, as asked
 
     def _read_before(self, k, card):
-        """The shoe has read this sticker already: an earlier event's card with the same
-        UID taken from the reader (not by hand). The shoe then knows it by its UID."""
+        """The shoe knows this sticker by its UID: it is the first sticker of its card the
+        shoe took from the reader (not by hand) before event k; a second pack's copy, or a
+        card never read, is read (shoe_reader.py: one place a card code)."""
         taken = set(ln.split()[1][1:] for _, ln in self.seen
                     if ln.startswith("* #") and "by hand)" not in ln)
-        return any(c.tag.uid == card.tag.uid and str(j + 1) in taken
-                   for j, c in self.cards.items() if j < k)
+        for j in sorted(self.cards):
+            c = self.cards[j]
+            if j < k and c.code == card.code and str(j + 1) in taken:
+                return c.tag.uid == card.tag.uid
+        return False
 
     def _fast(self, now, k, card):
         if self._read_before(k, card):
