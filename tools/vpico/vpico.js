@@ -285,6 +285,7 @@ watchdog.onWatchdogTrigger = () => {
   send('R ' + watchdog.reason + ' ' + Array.from(watchdog.scratchData).join(',') + ' ' +
        nowNs());
   xipProfileSave(true);
+  pcProfileSave(true);
   flush();
   fs.closeSync(flashFd);
   process.exit(0);
@@ -637,6 +638,21 @@ i2c.onStop = () => {
   later(sclPeriodNs(), () => i2c.completeStop());
 };
 
+// VPICO_PC_PROFILE=FILE: the cycles spent at each instruction word (PC / 4, XIP stalls
+// included) of flash and of SRAM, two little-endian uint32 arrays one after the other,
+// written to FILE every 5 s of wall time and at the end (tools/cycle_profile.py maps them
+// to the firmware's functions)
+const pcProfilePath = process.env.VPICO_PC_PROFILE || '';
+const pcFlash = pcProfilePath ? new Uint32Array((2 << 20) >>> 2) : null;
+const pcSram = pcProfilePath ? new Uint32Array((264 << 10) >>> 2) : null;
+let pcProfileAt = Date.now();
+function pcProfileSave(force) {
+  if (!pcFlash || (!force && Date.now() - pcProfileAt < 5000)) return;
+  pcProfileAt = Date.now();
+  fs.writeFileSync(pcProfilePath, Buffer.concat([Buffer.from(pcFlash.buffer),
+    Buffer.from(pcSram.buffer)]));
+}
+
 // --- the run loop
 function run(until) {
   const core = mcu.core;
@@ -659,6 +675,11 @@ function run(until) {
     }
     stallCycles = 0;
     const cycles = core.executeInstruction();
+    if (pcFlash) {
+      const a = pc - 0x10000000;
+      if (a >= 0 && a < (2 << 20)) pcFlash[a >>> 2] += cycles + stallCycles;
+      else if (pc >= 0x20000000 && pc < 0x20042000) pcSram[(pc - 0x20000000) >>> 2] += cycles + stallCycles;
+    }
     if (stallCycles) {
       xipStallNs += stallCycles * CYCLE_NS;
       clock.tick((cycles + stallCycles) * CYCLE_NS);
@@ -670,6 +691,7 @@ function run(until) {
   send('d ' + nowNs() + ' ' + Math.round(idle) + ' ' + xipMisses + ' ' + Math.round(xipStallNs));
   flush();
   xipProfileSave(false);
+  pcProfileSave(false);
 }
 
 for (;;) {
@@ -708,6 +730,7 @@ for (;;) {
       break;
     case 'quit':
       xipProfileSave(true);
+      pcProfileSave(true);
       flush();
       fs.closeSync(flashFd);
       process.exit(0);
