@@ -19,6 +19,7 @@ import array
 import bisect
 import collections
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -99,37 +100,37 @@ def group_of(name):
     return "everything else"
 
 
-def play(board, seats, events, prof):
-    """The session on the virtual Pico, profiled from its boot on (the settings written
-    before, on a boot of its own); the emulated seconds it took."""
+def play(board, seats, events, tmp):
+    """The session on the virtual Pico, its flash and profile in directory `tmp`, profiled
+    from its boot on (the settings written before, on a boot of its own): (the emulated
+    seconds it took, the profile's bytes)."""
     pico = B._vpico()
-    tmp = tempfile.mkdtemp(prefix="cycle-profile-")
+    flash = os.path.join(tmp, "flash.bin")
+    prof = os.path.join(tmp, "cycles.u32")
+    pico.uf2_for(pico.FROZEN, board)
+    run = R.Pico(flash, board=board)
+    run.boot()
+    files = {"settings.txt": S.settings_text("table", seats)}
+    if board == "RPI_PICO_W":
+        files["board.mpy"] = B.phones_board()
+        files["history/0001.txt"] = B.kept_session(seats, 1)
+    B.set_files(run, files)
+    os.environ["VPICO_PC_PROFILE"] = prof        # the vpico.js started below
     try:
-        flash = os.path.join(tmp, "flash.bin")
-        pico.uf2_for(pico.FROZEN, board)
         run = R.Pico(flash, board=board)
         run.boot()
-        files = {"settings.txt": S.settings_text("table", seats)}
-        if board == "RPI_PICO_W":
-            files["board.mpy"] = B.phones_board()
-            files["history/0001.txt"] = B.kept_session(seats, 1)
-        B.set_files(run, files)
-        os.environ["VPICO_PC_PROFILE"] = prof        # the vpico.js started below
-        try:
-            run = R.Pico(flash, board=board)
-            run.boot()
-        finally:
-            os.environ.pop("VPICO_PC_PROFILE", None)
-        head, script = S.script_session("table", seats, 1)
-        d = S.Driver(head, script[:events], seed=1)
-        run.play(d)
-        run.run(lambda r: d.done)
-        emulated = run.p.emulated_now()
-        run.close()
-        return emulated
     finally:
-        import shutil
-        shutil.rmtree(tmp, ignore_errors=True)
+        os.environ.pop("VPICO_PC_PROFILE", None)
+    head, script = S.script_session("table", seats, 1)
+    d = S.Driver(head, script[:events], seed=1)
+    run.play(d)
+    run.run(lambda r: d.done)
+    emulated = run.p.emulated_now()
+    run.close()
+    if not os.path.isfile(prof):
+        return emulated, b""
+    with open(prof, "rb") as f:
+        return emulated, f.read()
 
 
 def report(by, emulated_s, top, out=print):
@@ -160,16 +161,15 @@ def main(argv=None):
     elf = os.path.join(uf2.OUT, "build-" + a.board, "firmware.elf")
     if not os.path.isfile(elf):
         cli.fail("cycle_profile.py", "no %s: run `make uf2` first" % os.path.relpath(elf, ROOT))
-    prof = os.path.join(tempfile.mkdtemp(prefix="cycle-profile-"), "cycles.u32")
     print("cycle_profile: %d events of an %d-seat session on the %s UF2 ..."
           % (a.events, a.seats, a.board), flush=True)
+    tmp = tempfile.mkdtemp(prefix="cycle-profile-")
     try:
-        emulated = play(a.board, a.seats, a.events, prof)
+        emulated, data = play(a.board, a.seats, a.events, tmp)
     except B.BenchError as e:
         cli.fail("cycle_profile.py", e)
-    with open(prof, "rb") as f:
-        data = f.read()
-    os.remove(prof)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     if len(data) != FLASH_BYTES + SRAM_BYTES:
         cli.fail("cycle_profile.py", "vpico.js wrote no profile (%d bytes)" % len(data))
     report(attribute(symbols(elf), data), emulated, a.top)
