@@ -201,7 +201,7 @@ class Table:
         self.screens.seat_displays = self.settings.seat_displays
         self.ui.fatal = ""
         self._new_session()
-        self.screens.dirty |= 0xFF       # clear the stop message on displays now unused too
+        self.screens.mark_some(0xFF)     # clear the stop message on displays now unused too
 
     # ------------------------------------------------------------------ events
     def event(self, ev, seat=0, amount=0, card=0, src=SRC_SERIAL):

@@ -116,6 +116,8 @@ class Web:
         self.checked = 0                   # codes compared (right or wrong)
         self.open = 0
         self.held = 0                      # long polls waiting
+        self.streams = 0                   # phones' streams open (web_poll._stream)
+        self.sections = None               # their answers' keys (web_poll.Sections)
         self.most_open = 0
         self.requests = 0
         self.refused = 0                   # connections over _MAX_OPEN, closed at once
@@ -503,6 +505,10 @@ class _Connection:
 
     async def awrite(self, data):
         await self.web.turn()
+        await self.send(data)
+
+    async def send(self, data):
+        """Write in the slice under way (the caller has had its turn)."""
         self.web.slices = drvtime.count_up(self.web.slices)
         self.web.sent = drvtime.count_up(self.web.sent, len(data))
         w = self.w
@@ -861,12 +867,17 @@ def run(table, net):
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))
     web.tell_codes()
-    asyncio.run(_main(web, net.host))
+    table.house.serve(True)
+    try:
+        asyncio.run(_main(web, net.host))
+    finally:
+        table.house.serve(False)
     # the app, its routes, the last answer and the cut serve no one now: their heap is
     # free for what the table does next (left where the session put them, they split it)
     web.server = None
     web.owner = None
     web.cache[1] = None
+    web.sections = None
     web.cut = ()
     table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
               "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "

@@ -1,13 +1,20 @@
-# The phones' long polls, read and answered without microdot (web.py's Front hands
-# them here): GET /api/table?after=V and GET /api/seat/N?after=V with the seat's cookie.
-# Every phone asks one at every table version, so this is nearly every request the Pico W
-# serves; microdot's Request (a headers dict, the query's and cookies' dicts) and its
-# Response (a write per header) would cost each of them more than its answer does. Only
-# these exact forms are taken, and a kept session's standings (GET /api/history/NNNN, a
-# phone at last night's page asks every few seconds); anything else (the pages, the login,
-# a poll with another query) goes to microdot unchanged, its request line given back first
-# (web.Front, which loads microdot only for those).
+# The phones' streams and long polls, read and answered without microdot (web.py's Front
+# hands them here). The pages open a stream (GET /api/table/stream, GET /api/seat/N/stream
+# with the seat's cookie: server-sent events) and keep it: at each table version it gets
+# one message holding only the answer's keys that changed since its last (Sections), so a
+# phone follows the table with no request of its own, and a message is a few hundred bytes
+# instead of the whole table. The long polls (GET /api/table?after=V, /api/seat/N?after=V)
+# answer the whole table once it moves on, for other clients. Microdot's Request (a
+# headers dict, the query's and cookies' dicts) and its Response (a write per header)
+# would cost each more than its answer does. Only these exact forms are taken, and a kept
+# session's standings (GET /api/history/NNNN, a phone at last night's page asks every few
+# seconds); anything else (the pages, the login, another query) goes to microdot
+# unchanged, its request line given back first (web.Front, which loads microdot only for
+# those).
 import asyncio
+import sys
+from io import BytesIO
+from json import dump, dumps
 
 from hardware import drvtime
 
@@ -35,6 +42,17 @@ _HEAD_STREAMED = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nCache-Co
 _NO_SESSION = b'{"error": "no such session"}'
 _NOT_KEPT = (b"HTTP/1.0 404 N/A\r\nContent-Type: application/json\r\nCache-Control: no-store"
              b"\r\nContent-Length: %d\r\n\r\n%s" % (len(_NO_SESSION), _NO_SESSION))
+# a stream's head, and how soon the page's EventSource opens the next after one ends
+_HEAD_EVENTS = (b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n"
+                b"Cache-Control: no-store\r\n\r\nretry: 500\n\n")
+_BUSY = b"HTTP/1.0 503 N/A\r\nContent-Length: 4\r\n\r\nBusy"
+_STREAM = b"/stream"
+STREAM_MS = 300000                    # a stream's life (a phone that left stops being served)
+# the answer's keys (web.Web.public's, then a seat's own): a message holds those changed
+PUBLIC = ("v", "events", "stopped", "preset", "phase", "deal", "banker", "prompt", "kitty",
+          "seats", "hands", "cut", "results", "winners", "history", "seal")
+PRIVATE = ("seat", "display", "mine")
+_QUOTED = {k: b'"%s": ' % k.encode() for k in PUBLIC + PRIVATE}
 _HISTORY = b"GET /api/history/"
 _TABLE = b"/api/table"
 _SEAT = b"/api/seat/"
@@ -43,13 +61,18 @@ _DIGITS_MAX = 9                       # a version is below 2**30 (drvtime.count_
 _COOKIES = tuple(b"seat%d=" % s for s in range(9))
 _TOKEN_LEN = 16
 _WATCH_MS = 250                       # how often the connections' ends are looked at
+if sys.implementation.name == "micropython":
+    _dump = dump                          # into a bytes buffer: its text made no str
+else:
+    def _dump(v, buf):                    # CPython's json writes str
+        buf.write(dumps(v).encode())
 # asyncio.sleep_ms on MicroPython, the second-based sleep on CPython
 _sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
 
 
 def poll_of(line, web):
-    """(seat, after) when the request line is one of the long polls taken here (seat 0:
-    the public table), else None (microdot answers it)."""
+    """(seat, after) when the request line is one of the long polls or streams taken here
+    (seat 0: the public table; after -1: a stream), else None (microdot answers it)."""
     if not line.startswith(b"GET /api/"):
         return None
     words = line.split()
@@ -59,7 +82,10 @@ def poll_of(line, web):
     q = url.find(b"?")
     path = url if q < 0 else url[:q]
     after = 0
-    if q >= 0:
+    if q < 0 and path.endswith(_STREAM):
+        path = path[:-len(_STREAM)]
+        after = -1
+    elif q >= 0:
         digits = url[q + 1 + len(_AFTER):]
         if url[q + 1:q + 1 + len(_AFTER)] != _AFTER or not 0 < len(digits) <= _DIGITS_MAX:
             return None
@@ -132,9 +158,9 @@ def _token(line, seat):
     return line[i:i + _TOKEN_LEN].decode()
 
 
-async def serve(web, r, w, seat, after, ends=None, slot=-1):
-    """Read the rest of the head (only a seat's cookie matters), hold the poll until the
-    table moves on, answer."""
+async def _allowed(web, r, w, seat):
+    """Read the rest of the head (only a seat's cookie matters): True when it may be
+    answered, else it has been refused."""
     token = ""
     try:
         while True:
@@ -147,9 +173,19 @@ async def serve(web, r, w, seat, after, ends=None, slot=-1):
     except ValueError:                     # a head over its limit
         web.errors = drvtime.count_up(web.errors)
         await w.awrite(_BAD)
-        return
+        return False
     if seat and not web.token_ok(seat, token):
         await w.awrite(_REFUSED)
+        return False
+    return True
+
+
+async def serve(web, r, w, seat, after, ends=None, slot=-1):
+    """Hold the poll until the table moves on, answer."""
+    if not await _allowed(web, r, w, seat):
+        return
+    if after < 0:
+        await _stream(web, w, seat, ends, slot)
         return
     if slot >= 0:
         await _held(web, ends, slot, after)
@@ -163,6 +199,138 @@ async def serve(web, r, w, seat, after, ends=None, slot=-1):
     first, rest = web.parts(seat)
     await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(first) + len(rest), first))
     await w.awrite(rest)
+
+
+async def _stream(web, w, seat, ends, slot):
+    """A phone's stream: a message at each table version it has not seen (the newest when
+    its turn comes: a phone behind by several gets one), until the table stops (its last
+    version sent first) or the stream's life ends. Nothing of a message outlives its write
+    (nine phones wait here between versions)."""
+    from . import web as _web
+    if web.streams >= _web.HOLD_MAX or slot < 0:
+        await w.awrite(_BUSY)              # (the page tries again: EventSource's retry)
+        return
+    web.streams += 1
+    try:
+        ends.last(slot, STREAM_MS)
+        await w.awrite(_HEAD_EVENTS)
+        s = web.sections
+        if s is None:
+            s = web.sections = Sections()
+        # what the phone was last sent: the sections' stamp (-1: nothing yet), the seat's
+        # display's mark (Screens.marks) and its own keys (their texts' hashes)
+        sent = [-1, -1] + [0] * len(PRIVATE)
+        version = -1
+        while True:
+            while web.version == version and not web.t.stop:
+                if web.news.is_set():      # (set for the version just sent, until the
+                    await _sleep_ms(0)     # table's next step clears it)
+                else:
+                    await web.news.wait()
+                web.slices = drvtime.count_up(web.slices)
+            if web.version == version:
+                return                     # the table stopped, its last version sent
+            await web.turn()
+            version = web.version
+            s.update(web)
+            # in the same slice: a message made waits for no turn (nine would be in the heap)
+            await w.send(s.message(web, seat, sent))
+    finally:
+        web.streams -= 1
+
+
+class Sections:
+    """The public answer, each key's '"key": JSON' made once per table version and stamped
+    with the count of remakes (n) at which it last changed: a stream's message holds the
+    keys changed since the stamp it last sent (null for one gone), made once for all the
+    phones that last sent the same stamp; then the seat's own keys whose text changed,
+    looked at only when its display may have (Screens.marks: a seat's phone shows what its
+    display would), kept as hashes (a few bytes a phone). All of it bytes, written by
+    json.dump into one buffer: a str made on MicroPython is first looked for among the
+    interned strings (a search of every pool, a few % of the Pico W's time)."""
+
+    def __init__(self):
+        self.version = -1                  # the table version the texts are of
+        self.text = [None] * len(PUBLIC)   # each key's '"key": JSON'
+        self.at = [0] * len(PUBLIC)
+        self.n = 0
+        self.since = -2                    # the stamp `part` was made for
+        self.part = b""
+
+    def update(self, web):
+        if self.version == web.version:
+            return
+        self.part = b""
+        self.since = -2
+        d = web.public()
+        self.n = drvtime.count_up(self.n)
+        buf = BytesIO()
+        ends = []
+        for k in PUBLIC:
+            v = d.get(k, d)                # (d itself: the key is not in the answer)
+            buf.write(_QUOTED[k])
+            if v is d:
+                buf.write(b"null")
+            else:
+                _dump(v, buf)
+            ends.append(buf.tell())
+        d = None
+        whole = buf.getvalue()
+        buf = None
+        text = self.text
+        a = 0
+        for i in range(len(PUBLIC)):
+            j = whole[a:ends[i]]
+            a = ends[i]
+            if j != text[i]:
+                text[i] = j
+                self.at[i] = self.n
+        self.version = web.version
+
+    def message(self, web, seat, sent):
+        """The event-stream message for seat `seat`'s stream (0: the public page), which
+        last sent what `sent` says (updated)."""
+        since = sent[0]
+        if since != self.since:
+            out = []
+            for i in range(len(PUBLIC)):
+                if since < 0 or _newer(self.at[i], since):
+                    out.append(self.text[i])
+            self.part = b", ".join(out)
+            self.since = since
+        sent[0] = self.n
+        mine = b""
+        if seat:
+            mark = web.t.screens.marks[seat - 1]
+            if mark != sent[1] or since < 0:
+                sent[1] = mark
+                mine = _own(web.private(seat), sent, since < 0)
+        return b"".join((b"data: {", self.part, mine, b"}\n\n"))
+
+
+def _own(keys, sent, every):
+    """b', "key": JSON' of each of the seat's own keys whose text differs from the hash in
+    sent[2:] (every one when `every`)."""
+    buf = BytesIO()
+    for i in range(len(PRIVATE)):
+        k = PRIVATE[i]
+        a = buf.tell()
+        buf.write(b", ")
+        buf.write(_QUOTED[k])
+        _dump(keys.get(k), buf)
+        h = hash(buf.getvalue()[a:buf.tell()])
+        if every or h != sent[2 + i]:
+            sent[2 + i] = h
+        else:
+            buf.seek(a)                    # (unchanged: the next key writes over it)
+    out = buf.getvalue()[:buf.tell()]
+    return out
+
+
+def _newer(stamp, since):
+    """Was `stamp` counted after `since` (counts wrap: drvtime.count_up)?"""
+    d = (stamp - since) & drvtime.TICKS_MAX
+    return 0 < d <= drvtime.TICKS_MAX >> 1
 
 
 async def _held(web, ends, slot, after):
@@ -216,6 +384,10 @@ class Deadlines:
     def drop(self, i):
         if i >= 0:
             self.tasks[i] = None
+
+    def last(self, i, ms):
+        """Connection i ends `ms` from now (a stream's life) instead."""
+        self.ends[i] = ticks_add(ticks_ms(), ms)
 
     def hold(self, i, ms):
         """A poll held from now for `ms` (-1: not any more)."""

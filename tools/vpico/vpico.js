@@ -637,6 +637,18 @@ i2c.onStop = () => {
   later(sclPeriodNs(), () => i2c.completeStop());
 };
 
+// VPICO_PC_PROFILE=FILE: the cycles spent at each instruction word (PC / 4) of flash and of
+// SRAM, two little-endian uint32 arrays one after the other, written to FILE when the
+// run ends (tools/pc_profile.py maps them to the firmware's functions)
+const pcProfilePath = process.env.VPICO_PC_PROFILE || '';
+const pcFlash = pcProfilePath ? new Uint32Array((2 << 20) >>> 2) : null;
+const pcSram = pcProfilePath ? new Uint32Array((264 << 10) >>> 2) : null;
+function pcProfileSave() {
+  if (!pcFlash) return;
+  fs.writeFileSync(pcProfilePath, Buffer.concat([Buffer.from(pcFlash.buffer),
+    Buffer.from(pcSram.buffer)]));
+}
+
 // --- the run loop
 function run(until) {
   const core = mcu.core;
@@ -659,6 +671,11 @@ function run(until) {
     }
     stallCycles = 0;
     const cycles = core.executeInstruction();
+    if (pcFlash) {
+      const a = pc - 0x10000000;
+      if (a >= 0 && a < (2 << 20)) pcFlash[a >>> 2] += cycles + stallCycles;
+      else if (pc >= 0x20000000 && pc < 0x20042000) pcSram[(pc - 0x20000000) >>> 2] += cycles + stallCycles;
+    }
     if (stallCycles) {
       xipStallNs += stallCycles * CYCLE_NS;
       clock.tick((cycles + stallCycles) * CYCLE_NS);
@@ -670,6 +687,7 @@ function run(until) {
   send('d ' + nowNs() + ' ' + Math.round(idle) + ' ' + xipMisses + ' ' + Math.round(xipStallNs));
   flush();
   xipProfileSave(false);
+  pcProfileSave();
 }
 
 for (;;) {

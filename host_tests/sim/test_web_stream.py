@@ -1,0 +1,202 @@
+"""The phones' streams (firmware/webui/web_poll.py): GET /api/table/stream and
+/api/seat/N/stream, server-sent events, one message a table version holding only the keys
+that changed (null: gone). Put together as the page does (web_pages.JS), the messages
+make exactly the whole answer a long poll gives; a seat's own keys go out only when its
+display may have changed (Screens.marks); streams are bounded, refused without the seat's
+cookie, and end at a stop once the last version is out."""
+import asyncio
+import json
+
+from table import views as V
+
+
+class _Screens:
+    def __init__(self):
+        self.marks = [0] * 9
+
+
+class _Engine:
+    seats = 2
+
+
+class _Table:
+    def __init__(self):
+        self.e = _Engine()
+        self.nev = 0
+        self.ui = V.UI()
+        self.stop = False
+        self.screens = _Screens()
+
+
+class _Conn:
+    """Both ends of an in-memory connection: the request to read, every write kept."""
+
+    def __init__(self, data):
+        self.data = data
+        self.writes = []
+
+    async def readline(self):
+        i = self.data.find(b"\n") + 1 or len(self.data)
+        line, self.data = self.data[:i], self.data[i:]
+        return line
+
+    async def awrite(self, data):
+        self.writes.append(bytes(data))
+
+    def close(self):
+        pass
+
+    async def wait_closed(self):
+        pass
+
+    def get_extra_info(self, name):
+        return ("10.0.0.1", 40000)
+
+
+class _Web:
+    """A Web whose answers the test sets: public() and private() return copies of
+    `pub` and `own[seat]`."""
+
+    def __init__(self):
+        from webui import web
+        self.w = web.Web(_Table())
+        self.pub = {"v": 0, "events": 0, "phase": "bets", "prompt": "Bets", "kitty": 5,
+                    "seats": [{"seat": 1, "balance": 0}], "hands": []}
+        self.own = {s: {"seat": s, "display": ["seat %d" % s], "mine": []} for s in (1, 2)}
+        self.w.public = lambda: dict(self.pub, v=self.w.version)
+        self.w.private = lambda s: dict(self.own[s])
+
+    def answer(self, seat):
+        out = dict(self.pub, v=self.w.version)
+        if seat:
+            out.update(self.own[seat])
+        return out
+
+    def step(self, **changes):
+        """The table moves on (a new version, the held streams woken), as the loop does."""
+        self.pub.update(changes)
+        self.w.version += 1
+        self.w.news.set()
+
+
+def _request(path, cookie=b""):
+    return b"GET %s HTTP/1.1\r\nHost: x\r\n%s\r\n" % (path, cookie)
+
+
+def _messages(c):
+    """The event-stream messages written on connection c, as dicts (the head, the retry
+    line left out)."""
+    out = []
+    for data in c.writes:
+        if data.startswith(b"data: "):
+            assert data.endswith(b"\n\n") and data.count(b"\n") == 2, data
+            out.append(json.loads(data[6:-2]))
+    return out
+
+
+def _merged(messages):
+    view = {}
+    for m in messages:
+        for k, v in m.items():
+            if v is None:
+                view.pop(k, None)
+            else:
+                view[k] = v
+    return view
+
+
+async def _settle(tw):
+    """Let every stream send what it owes, then clear the news (the loop's next step)."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+    tw.w.news.clear()
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_a_seat_stream_sends_what_changed_and_adds_up_to_the_whole_answer():
+    from webui import web
+    tw = _Web()
+    w = tw.w
+    front = web.Front(w)
+    cookie = b"Cookie: other=1; seat2=%s\r\n" % w.tokens[2].encode()
+    seat = _Conn(_request(b"/api/seat/2/stream", cookie))
+    public = _Conn(_request(b"/api/table/stream"))
+
+    async def main():
+        tasks = [asyncio.ensure_future(front.handle_request(c, c)) for c in (seat, public)]
+        await _settle(tw)
+        assert w.streams == 2
+        head = seat.writes[0]
+        assert head.startswith(b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n")
+        first = _messages(seat)
+        assert len(first) == 1 and first[0]["seat"] == 2 and first[0]["stopped"] is None
+        assert _merged(first) == tw.answer(2)
+        # the table moves on: only what changed goes (the seat's display not marked)
+        tw.own[2]["display"] = ["changed, not marked"]
+        tw.step(events=1, prompt="Deal")
+        await _settle(tw)
+        assert _messages(seat)[-1] == {"v": w.version, "events": 1, "prompt": "Deal"}
+        assert _messages(public)[-1] == {"v": w.version, "events": 1, "prompt": "Deal"}
+        # its display marked: its own keys that changed go too; a key gone is null
+        w.t.screens.marks[1] += 1
+        tw.own[2]["mine"] = [{"cards": ["AS"], "total": "11", "stake": 5}]
+        del tw.pub["kitty"]
+        tw.step(events=2)
+        await _settle(tw)
+        last = _messages(seat)[-1]
+        assert last == {"v": w.version, "events": 2, "kitty": None,
+                        "display": ["changed, not marked"], "mine": tw.own[2]["mine"]}
+        assert _merged(_messages(seat)) == tw.answer(2)
+        assert _merged(_messages(public)) == tw.answer(0)
+        # another seat's mark sends nothing of this seat's own
+        w.t.screens.marks[0] += 1
+        tw.step(events=3)
+        await _settle(tw)
+        assert _messages(seat)[-1] == {"v": w.version, "events": 3}
+        # a stop: the last version goes out, then the streams end
+        w.t.stop = True
+        tw.step(events=4, phase="over")
+        await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        return tasks
+    asyncio.run(main())
+    assert _messages(seat)[-1] == {"v": w.version, "events": 4, "phase": "over"}
+    assert _merged(_messages(seat)) == tw.answer(2)
+    assert w.streams == 0 and w.open == 0 and w.errors == 0
+
+
+def test_a_stream_is_refused_without_the_seats_cookie_and_beyond_its_bound():
+    from webui import web
+    tw = _Web()
+    w = tw.w
+    front = web.Front(w)
+    wrong = _Conn(_request(b"/api/seat/1/stream", b"Cookie: seat1=%s\r\n" % (b"0" * 16)))
+    streams = [_Conn(_request(b"/api/table/stream")) for _ in range(web.HOLD_MAX + 1)]
+
+    async def main():
+        await front.handle_request(wrong, wrong)
+        tasks = [asyncio.ensure_future(front.handle_request(c, c)) for c in streams]
+        await _settle(tw)
+        busy = w.streams
+        w.t.stop = True
+        w.news.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        return busy
+    assert asyncio.run(main()) == web.HOLD_MAX
+    assert wrong.writes[0].startswith(b"HTTP/1.0 403 ")
+    refused = [c for c in streams if c.writes[0].startswith(b"HTTP/1.0 503 ")]
+    assert len(refused) == 1 and _messages(refused[0]) == []
+    assert all(len(_messages(c)) == 1 for c in streams if c not in refused)
+    assert w.streams == 0
+
+
+def test_the_stream_and_poll_forms_are_told_apart():
+    from webui import web, web_poll as P
+    w = web.Web(_Table())
+    w.t.e.seats = 4
+    assert P.poll_of(b"GET /api/table/stream HTTP/1.1\r\n", w) == (0, -1)
+    assert P.poll_of(b"GET /api/seat/3/stream HTTP/1.1\r\n", w) == (3, -1)
+    assert P.poll_of(b"GET /api/seat/3?after=7 HTTP/1.1\r\n", w) == (3, 7)
+    assert P.poll_of(b"GET /api/seat/5/stream HTTP/1.1\r\n", w) is None     # no such seat
+    assert P.poll_of(b"GET /api/table/stream?after=1 HTTP/1.1\r\n", w) is None
+    assert P.poll_of(b"GET /api/table/streams HTTP/1.1\r\n", w) is None
