@@ -28,7 +28,7 @@ Rows (README "Measured on the virtual Pico"):
   engine    Engine.apply of every event of a session on the Pico, and allocations while
             applying
   Pico W    heap in use at its highest and the largest free block after the session; the
-            card, button and reader rows above with nine phones long-polling; an accepted
+            card, button and reader rows above with nine phones streaming; an accepted
             event -> each phone's first answer that shows it (issue 43)
 """
 import hashlib
@@ -598,12 +598,12 @@ def req(path, show):
     w.version += 1
     asyncio.run(board.request(a, 3, b"GET", path, b"Cookie: seat3=%s\\r\\n" % w.tokens[3].encode(), show=show))
 from webui import web_poll as WP
-sec = WP.Sections()
+sec = WP.Streams()
 def update():
     fresh()
     sec.update(w)
 def message():
-    sec.message(w, 3, [sec.n - 1, -1, 0, 0, 0])
+    sec.message(w, [None, 3, 0, sec.n - 1, -1, 0, 0, 0, 0])
 print("probe", took(public), took(seat), took(private),
       took(lambda: req(b"/api/seat/3?after=0", False)),
       took(lambda: req(b"/api/seat/3?after=0", True)),
@@ -617,8 +617,8 @@ def web_probe(run):
     answer made anew, a seat's answer on it, that seat's own part alone, a whole seat
     long poll (without and with its line on the serial port), a request microdot refuses
     (404: its parsing alone), a collection; the public table as a dict, the streams'
-    sections made anew (web_poll.Sections.update) and a seat's message on them with its
-    display marked (Sections.message)."""
+    sections made anew (web_poll.Streams.update) and a seat's message on them with its
+    display marked (Streams.message)."""
     out = run.exec(WEB_PROBE)
     words = out.split()
     i = words.index("probe")

@@ -384,7 +384,7 @@ def draw_w(run, card, b, path, caption, answers):
         d.text((20, y + 9), name, fill=col, font=font)
         d.line([(left, y + rh - 4), (W - right, y + rh - 4)], fill=(225, 225, 225))
     draw_bars(d, run, lo, hi, seat, x, bus_rows, y0, rh, 6, 8)
-    d.text((20, yp - 24), "phones (long-polling)", fill=PHONE_COLOUR, font=font)
+    d.text((20, yp - 24), "phones (streaming)", fill=PHONE_COLOUR, font=font)
     for i, phone in enumerate(phones):
         y = yp + i * ph
         mid = y + ph // 2
@@ -459,7 +459,7 @@ def main_w(a):
     b = breakdown(run, t0, ev, seat, t_end)
     b["lanes_all"] = lanes_between(run, t0, t0 + last)
     total = (t_end - t0) / 1e6
-    print("card timeline (virtual Pico W, the shoe's Pico W UF2, %d phones long-polling): "
+    print("card timeline (virtual Pico W, the shoe's Pico W UF2, %d phones streaming): "
           "event %d, seat %d, %s of %d player cards: %.1f ms from the tag to its display's "
           "last byte, %.1f ms to the last phone's answer showing it"
           % (len(firsts), ev + 1, seat, "the median" if a.percentile == 50 else

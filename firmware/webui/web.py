@@ -116,8 +116,8 @@ class Web:
         self.checked = 0                   # codes compared (right or wrong)
         self.open = 0
         self.held = 0                      # long polls waiting
-        self.streams = 0                   # phones' streams open (web_poll._stream)
-        self.sections = None               # their answers' keys (web_poll.Sections)
+        self.streams = 0                   # phones' streams open
+        self.sections = None               # and their one task (web_poll.Streams)
         self.most_open = 0
         self.requests = 0
         self.refused = 0                   # connections over _MAX_OPEN, closed at once
@@ -566,8 +566,9 @@ class Front:
         slot = ends.add(asyncio.current_task())
         c = _Connection(reader, writer, web)
         c.slot = slot
+        kept = False
         try:
-            await self.serve(c, c)
+            kept = await self.serve(c, c)
         except asyncio.CancelledError:
             if not ends.ran_out(slot):
                 raise                      # (not its time: the server stops)
@@ -575,12 +576,13 @@ class Front:
             web.errors = drvtime.count_up(web.errors)
         finally:
             ends.drop(slot)
-            web.open -= 1
-            await _close(writer)
+            if not kept:                   # (a stream's goes on: web_poll.Streams)
+                web.open -= 1
+                await _close(writer)
 
     async def serve(self, r, w):
-        """A phone's long poll, a kept session's standings, or anything else through
-        microdot."""
+        """A phone's stream or long poll, a kept session's standings, or anything else
+        through microdot; True when the connection is kept open (a stream)."""
         web = self.web
         W = self.polls
         try:
@@ -589,12 +591,11 @@ class Front:
             line = b"-"
         poll = W.poll_of(line, web)
         if poll is not None:
-            await W.serve(web, r, w, poll[0], poll[1], self.ends, r.slot)
-            return
+            return await W.serve(web, r, w, poll[0], poll[1], self.ends, r.slot)
         name = W.standings_of(line)
         if name is not None:
             await W.standings(web, r, w, name)
-            return
+            return False
         r.again = line
         self.paging += 1
         try:
@@ -607,6 +608,7 @@ class Front:
                 self.app = None            # its routes, microdot's classes: garbage now
                 for name in _PAGES_MODULES:
                     forget(name)
+        return False
 
 
 # what only the pages need, let go when no page is being served (Front)
@@ -867,11 +869,7 @@ def run(table, net):
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))
     web.tell_codes()
-    table.house.serve(True)
-    try:
-        asyncio.run(_main(web, net.host))
-    finally:
-        table.house.serve(False)
+    asyncio.run(_main(web, net.host))
     # the app, its routes, the last answer and the cut serve no one now: their heap is
     # free for what the table does next (left where the session put them, they split it)
     web.server = None

@@ -1,7 +1,7 @@
 # The phones' streams and long polls, read and answered without microdot (web.py's Front
 # hands them here). The pages open a stream (GET /api/table/stream, GET /api/seat/N/stream
 # with the seat's cookie: server-sent events) and keep it: at each table version it gets
-# one message holding only the answer's keys that changed since its last (Sections), so a
+# one message holding only the answer's keys that changed since its last (Streams), so a
 # phone follows the table with no request of its own, and a message is a few hundred bytes
 # instead of the whole table. The long polls (GET /api/table?after=V, /api/seat/N?after=V)
 # answer the whole table once it moves on, for other clients. Microdot's Request (a
@@ -14,6 +14,7 @@
 import asyncio
 import sys
 from io import BytesIO
+from micropython import const
 from json import dump, dumps
 
 from hardware import drvtime
@@ -52,7 +53,11 @@ STREAM_MS = 300000                    # a stream's life (a phone that left stops
 PUBLIC = ("v", "events", "stopped", "preset", "phase", "deal", "banker", "prompt", "kitty",
           "seats", "hands", "cut", "results", "winners", "history", "seal")
 PRIVATE = ("seat", "display", "mine")
-_QUOTED = {k: b'"%s": ' % k.encode() for k in PUBLIC + PRIVATE}
+# each key as a message writes it (constants: in flash, not the heap)
+_PUBLIC_Q = (b'"v": ', b'"events": ', b'"stopped": ', b'"preset": ', b'"phase": ', b'"deal": ',
+             b'"banker": ', b'"prompt": ', b'"kitty": ', b'"seats": ', b'"hands": ', b'"cut": ',
+             b'"results": ', b'"winners": ', b'"history": ', b'"seal": ')
+_PRIVATE_Q = (b', "seat": ', b', "display": ', b', "mine": ')
 _HISTORY = b"GET /api/history/"
 _TABLE = b"/api/table"
 _SEAT = b"/api/seat/"
@@ -181,12 +186,12 @@ async def _allowed(web, r, w, seat):
 
 
 async def serve(web, r, w, seat, after, ends=None, slot=-1):
-    """Hold the poll until the table moves on, answer."""
+    """Hold the poll until the table moves on, answer; a stream handed on (True: the
+    connection is kept open)."""
     if not await _allowed(web, r, w, seat):
-        return
+        return False
     if after < 0:
-        await _stream(web, w, seat, ends, slot)
-        return
+        return await _stream(web, w, seat)
     if slot >= 0:
         await _held(web, ends, slot, after)
     else:
@@ -195,67 +200,122 @@ async def serve(web, r, w, seat, after, ends=None, slot=-1):
     if web.version == after:
         body = web.same(after)
         await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(body), body))
-        return
+        return False
     first, rest = web.parts(seat)
     await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(first) + len(rest), first))
     await w.awrite(rest)
+    return False
 
 
-async def _stream(web, w, seat, ends, slot):
-    """A phone's stream: a message at each table version it has not seen (the newest when
-    its turn comes: a phone behind by several gets one), until the table stops (its last
-    version sent first) or the stream's life ends. Nothing of a message outlives its write
-    (nine phones wait here between versions)."""
+async def _stream(web, w, seat):
+    """A phone's stream begins: its head written, the connection handed to the streams'
+    one task (Streams.run); True when it was (its connection is kept open)."""
     from . import web as _web
-    if web.streams >= _web.HOLD_MAX or slot < 0:
+    st = web.sections
+    if st is None:
+        st = web.sections = Streams()
+    if len(st.phones) >= _web.HOLD_MAX:
         await w.awrite(_BUSY)              # (the page tries again: EventSource's retry)
-        return
-    web.streams += 1
-    try:
-        ends.last(slot, STREAM_MS)
-        await w.awrite(_HEAD_EVENTS)
-        s = web.sections
-        if s is None:
-            s = web.sections = Sections()
-        # what the phone was last sent: the sections' stamp (-1: nothing yet), the seat's
-        # display's mark (Screens.marks) and its own keys (their texts' hashes)
-        sent = [-1, -1] + [0] * len(PRIVATE)
-        version = -1
-        while True:
-            while web.version == version and not web.t.stop:
-                if web.news.is_set():      # (set for the version just sent, until the
-                    await _sleep_ms(0)     # table's next step clears it)
-                else:
-                    await web.news.wait()
-                web.slices = drvtime.count_up(web.slices)
-            if web.version == version:
-                return                     # the table stopped, its last version sent
-            await web.turn()
-            version = web.version
-            s.update(web)
-            # in the same slice: a message made waits for no turn (nine would be in the heap)
-            await w.send(s.message(web, seat, sent))
-    finally:
-        web.streams -= 1
+        return False
+    await w.awrite(_HEAD_EVENTS)
+    # what the phone was last sent: the version, the sections' stamp (-1: nothing yet),
+    # the seat's display's mark (Screens.marks), its own keys (their texts' hashes); the
+    # stream's end
+    st.phones.append([w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS)])
+    web.streams = len(st.phones)
+    if st.task is None:
+        st.task = asyncio.create_task(st.run(web))
+    return True
 
 
-class Sections:
-    """The public answer, each key's '"key": JSON' made once per table version and stamped
-    with the count of remakes (n) at which it last changed: a stream's message holds the
-    keys changed since the stamp it last sent (null for one gone), made once for all the
-    phones that last sent the same stamp; then the seat's own keys whose text changed,
-    looked at only when its display may have (Screens.marks: a seat's phone shows what its
-    display would), kept as hashes (a few bytes a phone). All of it bytes, written by
-    json.dump into one buffer: a str made on MicroPython is first looked for among the
-    interned strings (a search of every pool, a few % of the Pico W's time)."""
+# a stream's record (Streams.phones): its connection, seat, then what it was last sent
+_R_CONN = const(0)
+_R_SEAT = const(1)
+_R_VERSION = const(2)
+_R_SINCE = const(3)
+_R_MARK = const(4)
+_R_HASHES = const(5)                    # 5, 6, 7: PRIVATE's
+_R_ENDS = const(8)
+
+
+class Streams:
+    """Every phone's stream, served by one task (no task, no chain of coroutines a phone):
+    at each table version, each phone behind gets one message (the newest version when its
+    turn comes), a slice each, starting one further on at each round. The public answer's
+    keys are made once per table version, each '"key": JSON' stamped with the count of
+    remakes (n) at which it last changed: a message holds the keys changed since the stamp
+    its phone last sent (null for one gone), made once for all the phones that last sent
+    the same stamp; then the seat's own keys whose text changed, looked at only when its
+    display may have (Screens.marks: a seat's phone shows what its display would; every
+    time without seat displays), kept as hashes. All of it bytes, written by json.dump into one buffer: a str made on
+    MicroPython is first looked for among the interned strings (a search of every pool)."""
 
     def __init__(self):
+        self.phones = []                   # records (_R_CONN ...)
+        self.task = None
+        self.first = 0                     # the phone served first in the next round
         self.version = -1                  # the table version the texts are of
         self.text = [None] * len(PUBLIC)   # each key's '"key": JSON'
         self.at = [0] * len(PUBLIC)
         self.n = 0
         self.since = -2                    # the stamp `part` was made for
         self.part = b""
+
+    async def run(self, web):
+        phones = self.phones
+        try:
+            while phones:
+                while not web.t.stop and not self._behind(web):
+                    if web.news.is_set():  # (set for the version just sent, until the
+                        await _sleep_ms(0)  # table's next step clears it)
+                    else:
+                        await web.news.wait()
+                    web.slices = drvtime.count_up(web.slices)
+                n = len(phones)
+                start = self.first % n
+                self.first = start + 1
+                for k in range(n):
+                    if k >= len(phones):
+                        break              # (phones gone meanwhile)
+                    rec = phones[(start + k) % len(phones)]
+                    if rec[_R_VERSION] == web.version:
+                        continue
+                    await web.turn()
+                    if self.version != web.version:
+                        self.update(web)   # (a slice of its own: the longest part)
+                        await web.turn()
+                        # the seat's own part is made now: of the same version
+                        self.update(web)
+                    rec[_R_VERSION] = self.version
+                    try:
+                        await rec[_R_CONN].send(self.message(web, rec))
+                    except Exception:  # noqa: BLE001 - the phone is gone
+                        web.errors = drvtime.count_up(web.errors)
+                        await self._drop(web, rec)
+                if web.t.stop and not self._behind(web):
+                    break                  # the last version is out
+                now = ticks_ms()
+                for rec in phones:
+                    if ticks_diff(now, rec[_R_ENDS]) >= 0:
+                        await self._drop(web, rec)   # its life is over: the page opens another
+                        break              # (one a round: the list changed)
+        finally:
+            self.task = None
+            while phones:
+                await self._drop(web, phones[-1])
+
+    def _behind(self, web):
+        v = web.version
+        for rec in self.phones:
+            if rec[_R_VERSION] != v:
+                return True
+        return False
+
+    async def _drop(self, web, rec):
+        self.phones.remove(rec)
+        web.streams = len(self.phones)
+        web.open -= 1
+        await rec[_R_CONN].aclose()
 
     def update(self, web):
         if self.version == web.version:
@@ -266,9 +326,9 @@ class Sections:
         self.n = drvtime.count_up(self.n)
         buf = BytesIO()
         ends = []
-        for k in PUBLIC:
-            v = d.get(k, d)                # (d itself: the key is not in the answer)
-            buf.write(_QUOTED[k])
+        for i in range(len(PUBLIC)):
+            v = d.get(PUBLIC[i], d)        # (d itself: the key is not in the answer)
+            buf.write(_PUBLIC_Q[i])
             if v is d:
                 buf.write(b"null")
             else:
@@ -287,40 +347,47 @@ class Sections:
                 self.at[i] = self.n
         self.version = web.version
 
-    def message(self, web, seat, sent):
-        """The event-stream message for seat `seat`'s stream (0: the public page), which
-        last sent what `sent` says (updated)."""
-        since = sent[0]
-        if since != self.since:
+    def message(self, web, rec):
+        """The event-stream message for a phone's record (updated: what it was sent)."""
+        since = rec[_R_SINCE]
+        if since < 0:
+            part = b", ".join(self.text)   # (a new phone's: all of it, not kept)
+        elif since != self.since:
             out = []
             for i in range(len(PUBLIC)):
-                if since < 0 or _newer(self.at[i], since):
+                if _newer(self.at[i], since):
                     out.append(self.text[i])
-            self.part = b", ".join(out)
+            part = self.part = b", ".join(out)
             self.since = since
-        sent[0] = self.n
+        else:
+            part = self.part
+        rec[_R_SINCE] = self.n
         mine = b""
+        seat = rec[_R_SEAT]
         if seat:
-            mark = web.t.screens.marks[seat - 1]
-            if mark != sent[1] or since < 0:
-                sent[1] = mark
-                mine = _own(web.private(seat), sent, since < 0)
-        return b"".join((b"data: {", self.part, mine, b"}\n\n"))
+            sc = web.t.screens
+            mark = sc.marks[seat - 1]
+            if mark != rec[_R_MARK] or since < 0:
+                # settled once its display is drawn: until then (or with no seat displays
+                # to follow) what it shows may still change unmarked, so it is looked at
+                # again next time
+                settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
+                rec[_R_MARK] = mark if settled else -1
+                mine = _own(web.private(seat), rec, since < 0)
+        return b"".join((b"data: {", part, mine, b"}\n\n"))
 
 
-def _own(keys, sent, every):
+def _own(keys, rec, every):
     """b', "key": JSON' of each of the seat's own keys whose text differs from the hash in
-    sent[2:] (every one when `every`)."""
+    its record (every one when `every`)."""
     buf = BytesIO()
     for i in range(len(PRIVATE)):
-        k = PRIVATE[i]
         a = buf.tell()
-        buf.write(b", ")
-        buf.write(_QUOTED[k])
-        _dump(keys.get(k), buf)
+        buf.write(_PRIVATE_Q[i])
+        _dump(keys.get(PRIVATE[i]), buf)
         h = hash(buf.getvalue()[a:buf.tell()])
-        if every or h != sent[2 + i]:
-            sent[2 + i] = h
+        if every or h != rec[_R_HASHES + i]:
+            rec[_R_HASHES + i] = h
         else:
             buf.seek(a)                    # (unchanged: the next key writes over it)
     out = buf.getvalue()[:buf.tell()]
@@ -384,10 +451,6 @@ class Deadlines:
     def drop(self, i):
         if i >= 0:
             self.tasks[i] = None
-
-    def last(self, i, ms):
-        """Connection i ends `ms` from now (a stream's life) instead."""
-        self.ends[i] = ticks_add(ticks_ms(), ms)
 
     def hold(self, i, ms):
         """A poll held from now for `ms` (-1: not any more)."""

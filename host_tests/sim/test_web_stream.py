@@ -13,6 +13,8 @@ from table import views as V
 class _Screens:
     def __init__(self):
         self.marks = [0] * 9
+        self.dirty = 0
+        self.seat_displays = True
 
 
 class _Engine:
@@ -34,6 +36,7 @@ class _Conn:
     def __init__(self, data):
         self.data = data
         self.writes = []
+        self.closed = False
 
     async def readline(self):
         i = self.data.find(b"\n") + 1 or len(self.data)
@@ -44,7 +47,7 @@ class _Conn:
         self.writes.append(bytes(data))
 
     def close(self):
-        pass
+        self.closed = True
 
     async def wait_closed(self):
         pass
@@ -105,6 +108,12 @@ def _merged(messages):
     return view
 
 
+async def _closed(w):
+    """Until every connection is closed (the streams' task closes theirs)."""
+    while w.open:
+        await asyncio.sleep(0.001)
+
+
 async def _settle(tw):
     """Let every stream send what it owes, then clear the news (the loop's next step)."""
     for _ in range(20):
@@ -157,12 +166,13 @@ def test_a_seat_stream_sends_what_changed_and_adds_up_to_the_whole_answer():
         # a stop: the last version goes out, then the streams end
         w.t.stop = True
         tw.step(events=4, phase="over")
-        await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        await asyncio.wait_for(_closed(w), 5)
         return tasks
     asyncio.run(main())
     assert _messages(seat)[-1] == {"v": w.version, "events": 4, "phase": "over"}
     assert _merged(_messages(seat)) == tw.answer(2)
     assert w.streams == 0 and w.open == 0 and w.errors == 0
+    assert seat.closed and public.closed
 
 
 def test_a_stream_is_refused_without_the_seats_cookie_and_beyond_its_bound():
@@ -180,7 +190,8 @@ def test_a_stream_is_refused_without_the_seats_cookie_and_beyond_its_bound():
         busy = w.streams
         w.t.stop = True
         w.news.set()
-        await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        await asyncio.wait_for(_closed(w), 5)
+        await asyncio.gather(*tasks)
         return busy
     assert asyncio.run(main()) == web.HOLD_MAX
     assert wrong.writes[0].startswith(b"HTTP/1.0 403 ")
@@ -200,3 +211,42 @@ def test_the_stream_and_poll_forms_are_told_apart():
     assert P.poll_of(b"GET /api/seat/5/stream HTTP/1.1\r\n", w) is None     # no such seat
     assert P.poll_of(b"GET /api/table/stream?after=1 HTTP/1.1\r\n", w) is None
     assert P.poll_of(b"GET /api/table/streams HTTP/1.1\r\n", w) is None
+
+
+def test_a_seat_display_not_yet_drawn_is_looked_at_again():
+    """A mark says a seat's display may have changed; until the display is drawn the table
+    may change it further without another mark (the display reads the state when it is
+    drawn), so the seat's own keys are made again at each message while it is dirty, and
+    at each message when there are no seat displays to follow."""
+    from webui import web
+    for seat_displays in (True, False):
+        tw = _Web()
+        w = tw.w
+        sc = w.t.screens
+        sc.seat_displays = seat_displays
+        front = web.Front(w)
+        cookie = b"Cookie: seat1=%s\r\n" % w.tokens[1].encode()
+        conn = _Conn(_request(b"/api/seat/1/stream", cookie))
+
+        async def main():
+            await front.handle_request(conn, conn)
+            await _settle(tw)
+            sc.marks[0] += 1
+            sc.dirty = 1                 # marked, not drawn yet
+            tw.own[1]["display"] = ["first"]
+            tw.step(events=1)
+            await _settle(tw)
+            tw.own[1]["display"] = ["then, unmarked"]
+            sc.dirty = 0                 # drawn
+            tw.step(events=2)
+            await _settle(tw)
+            tw.own[1]["display"] = ["later, unmarked and drawn"]
+            tw.step(events=3)
+            await _settle(tw)
+            w.t.stop = True
+            w.news.set()
+            await asyncio.wait_for(_closed(w), 5)
+        asyncio.run(main())
+        shown = [m.get("display") for m in _messages(conn)[1:]]
+        later = ["later, unmarked and drawn"] if not seat_displays else None
+        assert shown == [["first"], ["then, unmarked"], later], (seat_displays, shown)
