@@ -285,6 +285,7 @@ watchdog.onWatchdogTrigger = () => {
   send('R ' + watchdog.reason + ' ' + Array.from(watchdog.scratchData).join(',') + ' ' +
        nowNs());
   xipProfileSave(true);
+  pcProfileSave(true);
   flush();
   fs.closeSync(flashFd);
   process.exit(0);
@@ -637,14 +638,17 @@ i2c.onStop = () => {
   later(sclPeriodNs(), () => i2c.completeStop());
 };
 
-// VPICO_PC_PROFILE=FILE: the cycles spent at each instruction word (PC / 4) of flash and of
-// SRAM, two little-endian uint32 arrays one after the other, written to FILE when the
-// run ends (tools/pc_profile.py maps them to the firmware's functions)
+// VPICO_PC_PROFILE=FILE: the cycles spent at each instruction word (PC / 4, XIP stalls
+// included) of flash and of SRAM, two little-endian uint32 arrays one after the other,
+// written to FILE every 5 s of wall time and at the end (tools/cycle_profile.py maps them
+// to the firmware's functions)
 const pcProfilePath = process.env.VPICO_PC_PROFILE || '';
 const pcFlash = pcProfilePath ? new Uint32Array((2 << 20) >>> 2) : null;
 const pcSram = pcProfilePath ? new Uint32Array((264 << 10) >>> 2) : null;
-function pcProfileSave() {
-  if (!pcFlash) return;
+let pcProfileAt = Date.now();
+function pcProfileSave(force) {
+  if (!pcFlash || (!force && Date.now() - pcProfileAt < 5000)) return;
+  pcProfileAt = Date.now();
   fs.writeFileSync(pcProfilePath, Buffer.concat([Buffer.from(pcFlash.buffer),
     Buffer.from(pcSram.buffer)]));
 }
@@ -687,7 +691,7 @@ function run(until) {
   send('d ' + nowNs() + ' ' + Math.round(idle) + ' ' + xipMisses + ' ' + Math.round(xipStallNs));
   flush();
   xipProfileSave(false);
-  pcProfileSave();
+  pcProfileSave(false);
 }
 
 for (;;) {
@@ -726,6 +730,7 @@ for (;;) {
       break;
     case 'quit':
       xipProfileSave(true);
+      pcProfileSave(true);
       flush();
       fs.closeSync(flashFd);
       process.exit(0);
