@@ -221,14 +221,27 @@ async def _stream(web, w, seat):
     # what the phone was last sent: the version, the sections' stamp (-1: nothing yet),
     # the seat's display's mark (Screens.marks), its own keys (their texts' hashes); the
     # stream's end
-    st.phones.append([w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS)])
+    st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS)])
     web.streams = len(st.phones)
     if st.task is None:
         st.task = asyncio.create_task(st.run(web))
     return True
 
 
-# a stream's record (Streams.phones): its connection, seat, then what it was last sent
+async def _send(web, w, data):
+    """A stream's message on its connection's writer (the _Connection is not kept: a
+    hundred bytes a phone), counted as web._Connection.send does."""
+    web.slices = drvtime.count_up(web.slices)
+    web.sent = drvtime.count_up(web.sent, len(data))
+    if hasattr(w, "awrite"):
+        await w.awrite(data)
+    else:                                  # CPython's socket streams
+        w.write(data)
+        await w.drain()
+
+
+# a stream's record (Streams.phones): its connection's writer, seat, then what it was
+# last sent
 _R_CONN = const(0)
 _R_SEAT = const(1)
 _R_VERSION = const(2)
@@ -282,13 +295,16 @@ class Streams:
                         continue
                     await web.turn()
                     if self.version != web.version:
-                        self.update(web)   # (a slice of its own: the longest part)
-                        await web.turn()
-                        # the seat's own part is made now: of the same version
+                        # the longest part, with the seat's own of the same version: then
+                        # the table may go before the message
                         self.update(web)
+                        mine = self.own(web, rec)
+                        await web.turn()
+                    else:
+                        mine = self.own(web, rec)
                     rec[_R_VERSION] = self.version
                     try:
-                        await rec[_R_CONN].send(self.message(web, rec))
+                        await _send(web, rec[_R_CONN], self.message(rec, mine))
                     except Exception:  # noqa: BLE001 - the phone is gone
                         web.errors = drvtime.count_up(web.errors)
                         await self._drop(web, rec)
@@ -315,7 +331,8 @@ class Streams:
         self.phones.remove(rec)
         web.streams = len(self.phones)
         web.open -= 1
-        await rec[_R_CONN].aclose()
+        from .web import _close
+        await _close(rec[_R_CONN])
 
     def update(self, web):
         if self.version == web.version:
@@ -347,8 +364,26 @@ class Streams:
                 self.at[i] = self.n
         self.version = web.version
 
-    def message(self, web, rec):
-        """The event-stream message for a phone's record (updated: what it was sent)."""
+    def own(self, web, rec):
+        """b', "key": JSON' of the seat's own keys that changed since its record's last
+        message (b"" on the public page, or when its display was not marked since)."""
+        seat = rec[_R_SEAT]
+        if not seat:
+            return b""
+        sc = web.t.screens
+        mark = sc.marks[seat - 1]
+        first = rec[_R_SINCE] < 0
+        if mark == rec[_R_MARK] and not first:
+            return b""
+        # settled once its display is drawn: until then (or with no seat displays to
+        # follow) what it shows may still change unmarked, so it is looked at again
+        settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
+        rec[_R_MARK] = mark if settled else -1
+        return _own(web.private(seat), rec, first)
+
+    def message(self, rec, mine):
+        """The event-stream message for a phone's record (updated: what it was sent),
+        with `mine` (own())."""
         since = rec[_R_SINCE]
         if since < 0:
             part = b", ".join(self.text)   # (a new phone's: all of it, not kept)
@@ -362,18 +397,6 @@ class Streams:
         else:
             part = self.part
         rec[_R_SINCE] = self.n
-        mine = b""
-        seat = rec[_R_SEAT]
-        if seat:
-            sc = web.t.screens
-            mark = sc.marks[seat - 1]
-            if mark != rec[_R_MARK] or since < 0:
-                # settled once its display is drawn: until then (or with no seat displays
-                # to follow) what it shows may still change unmarked, so it is looked at
-                # again next time
-                settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
-                rec[_R_MARK] = mark if settled else -1
-                mine = _own(web.private(seat), rec, since < 0)
         return b"".join((b"data: {", part, mine, b"}\n\n"))
 
 
