@@ -48,8 +48,8 @@ GROUPS = (
     ("frozen machine code (native, viper)", ("fun_data_",)),
     ("I2C transfers (busy-waiting on the bus)", ("i2c_", "check_single_timeout_us",
                                                  "check_timeout_fn")),
-    ("division (time and I2C arithmetic)", ("__aeabi_", "____wrap___aeabi", "__wrap___aeabi",
-                                            "__gnu_thumb1")),
+    ("division (the SDK's divider routines)", ("__aeabi_", "____wrap___aeabi",
+                                               "__wrap___aeabi", "divmod_", "div_s", "div_u")),
     ("USB serial", ("tud_", "dcd_", "usbd_", "mp_usbd", "tu_fifo", "cdc")),
 )
 
@@ -61,6 +61,8 @@ def symbols(elf):
     syms = []
     for line in out.splitlines():
         w = line.split()
+        if len(w) == 3:
+            w[1:1] = ["0"]                 # (no size: hand-written assembly)
         if len(w) == 4 and w[2] in "tTwW":
             syms.append((int(w[0], 16) & ~1, int(w[1], 16), w[3]))
     return sorted(syms)

@@ -678,7 +678,9 @@ function run(until) {
     if (pcFlash) {
       const a = pc - 0x10000000;
       if (a >= 0 && a < (2 << 20)) pcFlash[a >>> 2] += cycles + stallCycles;
-      else if (pc >= 0x20000000 && pc < 0x20042000) pcSram[(pc - 0x20000000) >>> 2] += cycles + stallCycles;
+      else if (pc >= 0x20000000 && pc < 0x20042000) {
+        pcSram[(pc - 0x20000000) >>> 2] += cycles + stallCycles;
+      }
     }
     if (stallCycles) {
       xipStallNs += stallCycles * CYCLE_NS;
