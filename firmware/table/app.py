@@ -380,6 +380,8 @@ class Table:
         h = self.house
         if busy:
             h.busy(now)
+        if self.ui.over:
+            self.reader_unwatched()      # the session is over: no card is taken till the next
         sc = self.screens
         if not busy and not sc.dirty and not self.tags_busy() and self.session.keeping:
             if self.collect_first:

@@ -194,12 +194,13 @@ class Web:
             self.session_e = e             # UNDO rebuilt the same session's engine
 
     def _over(self):
-        """0 in a session, 1 over, 2 over and kept as its history file."""
+        """0 in a session, 1 over, 2 over and kept as its history file, its standings
+        made."""
         t = self.t
         if not t.ui.over:
             return 0
         s = getattr(t, "session", None)
-        return 2 if s is None or s.kept else 1
+        return 2 if s is None or s.kept and s.making is None else 1
 
     def on_event(self, ev, slot, up, card):
         """An accepted event (app.Table.event): track which cards lie face up."""
@@ -788,6 +789,32 @@ async def _close(writer):
         pass
 
 
+def _made_at_boot(table):
+    """The standings of the kept sessions kept without them (web_history.make_missing),
+    made before the table takes a card."""
+    from . import web_history as H
+    t0 = drvtime.ticks_ms()
+    try:
+        made = H.make_missing(table.root + "history")
+    except OSError as x:
+        table.say("! web: could not make the kept sessions' standings: %s" % x)
+        made = ()
+    forget(H.__name__)
+    if made:
+        table.say("# web: standings made for the kept sessions %s (%d ms)" % (
+            " ".join(made), drvtime.ticks_diff(drvtime.ticks_ms(), t0)))
+    table.reader_unwatched()               # (no card is taken before the table's loop)
+
+
+def _standings_made(path):
+    """A session just kept: its standings made, a step at a time (Session.keep_step)."""
+    from . import web_history as H
+    try:
+        yield from H.make(path)
+    finally:
+        forget(H.__name__)
+
+
 async def _table_loop(web):
     t = web.t
     simulated = drvtime._clock is not None
@@ -866,6 +893,8 @@ def run(table, net):
     table.web = table.screens.web = web
     table.ui.phones = not st.seat_displays
     table.screens.all_dirty()              # the seat displays get their codes
+    _made_at_boot(table)
+    table.session.standings = _standings_made
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))
     web.tell_codes()
