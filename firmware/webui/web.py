@@ -386,6 +386,8 @@ class Web:
         if self.t.stop or self.version != self.told and not self.table_first():
             self.told = self.version
             self.news.set()
+            if self.sections is not None:
+                self.sections.due.set()
 
     def table_first(self):
         """Has the table work that goes before the connections'? Read off its bus turn

@@ -223,6 +223,7 @@ async def _stream(web, w, seat):
     # stream's end
     st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS)])
     web.streams = len(st.phones)
+    st.due.set()
     if st.task is None:
         st.task = asyncio.create_task(st.run(web))
     return True
@@ -266,6 +267,9 @@ class Streams:
     def __init__(self):
         self.phones = []                   # records (_R_CONN ...)
         self.task = None
+        # set by a new version (Web.wake) or a new phone: one that opens its stream while
+        # the table rests is sent the table at once, not at the next event
+        self.due = asyncio.Event()
         self.first = 0                     # the phone served first in the next round
         self.version = -1                  # the table version the texts are of
         self.text = [None] * len(PUBLIC)   # each key's '"key": JSON'
@@ -279,10 +283,8 @@ class Streams:
         try:
             while phones:
                 while not web.t.stop and not self._behind(web):
-                    if web.news.is_set():  # (set for the version just sent, until the
-                        await _sleep_ms(0)  # table's next step clears it)
-                    else:
-                        await web.news.wait()
+                    self.due.clear()
+                    await self.due.wait()
                     web.slices = drvtime.count_up(web.slices)
                 n = len(phones)
                 start = self.first % n

@@ -79,7 +79,13 @@ class _Web:
         """The table moves on (a new version, the held streams woken), as the loop does."""
         self.pub.update(changes)
         self.w.version += 1
+        self.woken()
+
+    def woken(self):
+        """What Web.wake does once the table has no work that goes first."""
         self.w.news.set()
+        if self.w.sections is not None:
+            self.w.sections.due.set()
 
 
 def _request(path, cookie=b""):
@@ -189,7 +195,7 @@ def test_a_stream_is_refused_without_the_seats_cookie_and_beyond_its_bound():
         await _settle(tw)
         busy = w.streams
         w.t.stop = True
-        w.news.set()
+        tw.woken()
         await asyncio.wait_for(_closed(w), 5)
         await asyncio.gather(*tasks)
         return busy
@@ -199,6 +205,32 @@ def test_a_stream_is_refused_without_the_seats_cookie_and_beyond_its_bound():
     assert len(refused) == 1 and _messages(refused[0]) == []
     assert all(len(_messages(c)) == 1 for c in streams if c not in refused)
     assert w.streams == 0
+
+
+def test_a_stream_opened_while_the_table_rests_is_sent_the_table_at_once():
+    """A phone that opens its stream between two events (the table waiting for a player)
+    gets the table then, not at the next event (the streams' task was waiting for one:
+    test_vpico_health's bare Pico W found it)."""
+    from webui import web
+    tw = _Web()
+    w = tw.w
+    front = web.Front(w)
+    public = _Conn(_request(b"/api/table/stream"))
+    seat = _Conn(_request(b"/api/seat/1/stream", b"Cookie: seat1=%s\r\n" % w.tokens[1].encode()))
+
+    async def main():
+        tasks = [asyncio.ensure_future(front.handle_request(public, public))]
+        await _settle(tw)
+        assert len(_messages(public)) == 1 and w.sections.task is not None
+        tasks.append(asyncio.ensure_future(front.handle_request(seat, seat)))
+        await _settle(tw)                  # no step: the table rests
+        assert _merged(_messages(seat)) == tw.answer(1)
+        assert len(_messages(public)) == 1  # (nothing new for the one already served)
+        w.t.stop = True
+        tw.woken()
+        await asyncio.wait_for(_closed(w), 5)
+        return tasks
+    asyncio.run(main())
 
 
 def test_the_stream_and_poll_forms_are_told_apart():
@@ -244,7 +276,7 @@ def test_a_seat_display_not_yet_drawn_is_looked_at_again():
             tw.step(events=3)
             await _settle(tw)
             w.t.stop = True
-            w.news.set()
+            tw.woken()
             await asyncio.wait_for(_closed(w), 5)
         asyncio.run(main())
         shown = [m.get("display") for m in _messages(conn)[1:]]
