@@ -229,10 +229,18 @@ def _phones_caught_up(nevents):
     return caught_up
 
 
+def _phones_watching(seats):
+    """True once every phone (the public page's and each seat's) has had an answer."""
+    def watching(run):
+        return {seat for seat, status, _ in run.web if status == 200} >= set(range(seats + 1))
+    return watching
+
+
 def record_w(seats, seed, nevents, log=print):
     """The first `nevents` events on the shoe's Pico W UF2 with the bench's phones
     (boards/vpico_w.py, as tools/bench_pico.py measure_w), then until every phone has had an
-    answer of them all; returns (run, driver, events)."""
+    answer of them all; returns (run, driver, events). The dealer starts once every phone
+    watches (a boot that first makes last night's standings serves the phones later)."""
     from vpico import pico
     tmp = tempfile.mkdtemp(prefix="card-timeline-w-")
     flash = os.path.join(tmp, "flash_w.bin")
@@ -248,7 +256,11 @@ def record_w(seats, seed, nevents, log=print):
     run = _Recorded(flash, slice_s=0.0005, board="RPI_PICO_W")
     run.boot()
     d = S.Driver(head, events, seed=seed)
+    run.play(None)
+    run.run(_phones_watching(seats), max_s=run.p.emulated_now() + PHONES_SETTLE_S)
     run.play(d)
+    for line in run.lines:           # what the table said meanwhile: its new session
+        d.on_output(line)
     run.run(lambda r: d.done)
     run.driver = None                # the players are done: the phones catch up alone
     run.run(_phones_caught_up(len(events)), max_s=run.p.emulated_now() + PHONES_SETTLE_S)
