@@ -4,14 +4,16 @@
 # board.mpy, where it shadows the frozen board module; never deployed to a real one.
 #
 # Each phone does what the real pages do (firmware/webui/web_pages.py): the public page and each
-# seat's page (logged in with the code its display shows) long-poll their JSON with
-# ?after=VERSION, ask again at once after a change, a second later when nothing changed,
-# two seconds after an error, and log in again on a 403. Requests go through in-memory
-# connections into the server's own request handling (web.py's, unchanged), each in a
-# task of its own as asyncio's socket server runs a connection, holding no more than a
-# socket would. Every API answer goes out on the serial line as it is written, a
-# "#webp SEAT BYTES" line a part, ended by "#web SEAT STATUS" (seat 0: the public page),
-# for the host to put together and check for hidden information (tools/runner.py).
+# seat's page (logged in with the code its display shows) keep their stream open
+# (/api/table/stream, /api/seat/N/stream), open it again RETRY_MS after it ends, and load
+# the page again two seconds after a refusal (a 403: the code is asked again). Requests go
+# through in-memory connections into the server's own request handling (web.py's,
+# unchanged), each in a task of its own as asyncio's socket server runs a connection,
+# holding no more than a socket would. Every message goes out on the serial line as it is
+# written, "#webp SEAT BYTES" then "#web SEAT 200 d" (seat 0: the public page; d: the keys
+# that changed, put together with the phone's earlier ones by the host, tools/runner.py,
+# which checks each for hidden information); a long poll's answer (bench_pico's probe) a
+# "#webp" line a part, ended by "#web SEAT STATUS".
 #
 # One more phone looks at last night (web_history.py): it opens /history, then asks for
 # the standings of HISTORY_NAME every HISTORY_PAUSE_MS all through the session; each answer
@@ -22,9 +24,10 @@ import sys
 
 from pico import *  # noqa: F401,F403 - the same pins, displays, reader and buttons
 
-PAUSE_SAME_MS = 1000
+RETRY_MS = 500                  # the stream's own "retry:" (web_poll._HEAD_EVENTS)
 PAUSE_ERROR_MS = 2000
-TICK_MS = 10                    # how often the phones look at what is due
+TICK_MS = 10                    # how often the phones look at what is due, at most
+IDLE_MS = 100                   # and at least
 HISTORY_NAME = b"0001"          # the kept session the morning-after phone asks for
 HISTORY_PAUSE_MS = 5000
 
@@ -48,7 +51,6 @@ class _Socket:
         self.at = 0                      # -1 once closed
         self.head = b""                  # None once its blank line has passed
         self.status = 0
-        self.version = -1
 
     async def readline(self):
         data = self._data()
@@ -70,6 +72,8 @@ class _Socket:
     def _take(self, end):
         out = self.data[self.at:end]
         self.at = end
+        if end >= len(self.data):
+            self.data = b""              # (all read: a stream's connection lives on)
         return out
 
     async def awrite(self, data):
@@ -85,9 +89,13 @@ class _Socket:
             if self.kind == _LOGIN:
                 self.net.cookie[self.phone] = _cookie(self.head)
             self.head = None
-        if self.kind == _POLL and data:
-            if self.version < 0:         # (a seat's answer: in the part after its own)
-                self.version = _version(data)
+        if self.kind == _STREAM:
+            # one message a write (web_poll._stream); the "retry:" line after the head too
+            if data.startswith(b"data: "):
+                sys.stdout.write("#webp %d " % self.phone)
+                sys.stdout.buffer.write(data[6:-2])
+                sys.stdout.write("\n#web %d 200 d\n" % self.phone)
+        elif self.kind == _POLL and data:
             sys.stdout.write("#webp %d " % self.phone)
             sys.stdout.buffer.write(data)
             sys.stdout.write("\n")
@@ -118,7 +126,7 @@ class _Socket:
             if self.kind == _POLL and self.head is None:
                 sys.stdout.write("#web %d %d\n" % (self.phone, self.status))
             if self.net is not None:
-                self.net.done(self.phone, self.kind, self.status, self.version)
+                self.net.done(self.phone, self.kind, self.status)
 
     async def wait_closed(self):
         pass
@@ -163,6 +171,7 @@ class _HistorySocket(_Socket):
 _PAGE = 0
 _LOGIN = 1
 _POLL = 2
+_STREAM = 3
 
 
 def _request(method, path, headers=b"", body=b""):
@@ -179,16 +188,6 @@ async def request(app, phone, method, path, headers=b"", show=False):
     s = _Socket(None, phone, _POLL if show else _PAGE, _request(method, path, headers))
     await app.handle_request(s, s)
     s.close()                            # (a server that broke off mid-answer)
-
-
-def _version(body):
-    i = body.find(b'"v": ')
-    if i < 0:
-        return -1
-    j = i + 5
-    while j < len(body) and 48 <= body[j] <= 57:
-        j += 1
-    return int(body[i + 5:j])
 
 
 def _cookie(head):
@@ -213,7 +212,6 @@ class Network:
         self.loaded = bytearray(n)       # the page itself was fetched
         self.busy = bytearray(n)         # a request is under way
         self.cookie = [b""] * n
-        self.v = [0] * n                 # the version of the last answer
         self.due = [0] * n               # ticks_ms of the next request
         self.alive = False
         self.web = None
@@ -248,15 +246,27 @@ class Network:
                     path = b"/api/history/" + HISTORY_NAME if self.hist_loaded else b"/history"
                     s = _HistorySocket(self, path)
                     asyncio.create_task(app.handle_request(s, s))
-                await asyncio.sleep_ms(TICK_MS)
+                await asyncio.sleep_ms(self._pause(now))
         finally:
             self.alive = False
 
+    def _pause(self, now):
+        """How long until a phone may be due (between TICK_MS and IDLE_MS): a phone with its
+        stream open asks nothing, and a real server costs nothing while none connects."""
+        from time import ticks_diff
+        wait = IDLE_MS
+        for i in range(self.seats + 1):
+            if not self.busy[i]:
+                wait = min(wait, ticks_diff(self.due[i], now))
+        if not self.hist_busy:
+            wait = min(wait, ticks_diff(self.hist_due, now))
+        return max(TICK_MS, wait)
+
     def _kind(self, i):
-        """Phone i's next request: its page, the seat's code, or the long poll."""
+        """Phone i's next request: its page, the seat's code, or the stream."""
         if not self.loaded[i]:
             return _PAGE
-        return _LOGIN if i and not self.cookie[i] else _POLL
+        return _LOGIN if i and not self.cookie[i] else _STREAM
 
     def request(self, i, kind):
         """The bytes of phone i's request of that kind."""
@@ -267,10 +277,9 @@ class Network:
             return _request(b"POST", page, body=b"code=" + self.web.code(i).encode())
         api = b"/api/table" if i == 0 else b"/api/seat/%d" % i
         c = self.cookie[i]
-        return _request(b"GET", b"%s?after=%d" % (api, self.v[i]),
-                        b"Cookie: %s\r\n" % c if c else b"")
+        return _request(b"GET", api + b"/stream", b"Cookie: %s\r\n" % c if c else b"")
 
-    def done(self, i, kind, status, version):
+    def done(self, i, kind, status):
         """Phone i's request has ended (its connection closed): when it asks next."""
         from time import ticks_add, ticks_ms
         wait = 0
@@ -279,13 +288,13 @@ class Network:
         elif kind == _LOGIN:
             if not self.cookie[i]:
                 wait = PAUSE_ERROR_MS
-        elif status == 403:
-            self.cookie[i] = b""             # the page reloads: the code is asked again
-        elif status != 200:
-            wait = PAUSE_ERROR_MS
+        elif status == 200:
+            wait = RETRY_MS                  # the stream ended: EventSource opens the next
         else:
-            wait = PAUSE_SAME_MS if version == self.v[i] else 0
-            self.v[i] = version
+            wait = PAUSE_ERROR_MS            # refused: the page loads again
+            self.loaded[i] = 0
+            if status == 403:
+                self.cookie[i] = b""         # the code is asked again
         self.due[i] = ticks_add(ticks_ms(), wait)
         self.busy[i] = 0
 

@@ -28,7 +28,7 @@ Rows (README "Measured on the virtual Pico"):
   engine    Engine.apply of every event of a session on the Pico, and allocations while
             applying
   Pico W    heap in use at its highest and the largest free block after the session; the
-            card, button and reader rows above with nine phones long-polling; an accepted
+            card, button and reader rows above with nine phones streaming; an accepted
             event -> each phone's first answer that shows it (issue 43)
 """
 import hashlib
@@ -597,22 +597,33 @@ def private():
 def req(path, show):
     w.version += 1
     asyncio.run(board.request(a, 3, b"GET", path, b"Cookie: seat3=%s\\r\\n" % w.tokens[3].encode(), show=show))
+from webui import web_poll as WP
+sec = WP.Streams()
+def update():
+    fresh()
+    sec.update(w)
+def message():
+    r = [None, 3, 0, sec.n - 1, -1, 0, 0, 0, 0]
+    sec.message(r, sec.own(w, r))
 print("probe", took(public), took(seat), took(private),
       took(lambda: req(b"/api/seat/3?after=0", False)),
       took(lambda: req(b"/api/seat/3?after=0", True)),
-      took(lambda: req(b"/nothing", False)), took(gc.collect))
+      took(lambda: req(b"/nothing", False)), took(gc.collect), took(w.public), took(update),
+      took(message))
 """
 
 
 def web_probe(run):
     """Emulated us, at the REPL after the session (the table's last state): the public
     answer made anew, a seat's answer on it, that seat's own part alone, a whole seat
-    request through microdot (without and with its line on the serial port), a request
-    microdot refuses (404: its parsing alone), a collection."""
+    long poll (without and with its line on the serial port), a request microdot refuses
+    (404: its parsing alone), a collection; the public table as a dict, the streams'
+    sections made anew (web_poll.Streams.update) and a seat's message on them with its
+    display marked (Streams.message)."""
     out = run.exec(WEB_PROBE)
     words = out.split()
     i = words.index("probe")
-    return [int(x) for x in words[i + 1:i + 8]]
+    return [int(x) for x in words[i + 1:i + 11]]
 
 
 def history_alone(run):
@@ -892,9 +903,10 @@ def w_rows(r):
           % (len(h), "/".join(sorted(set(str(x[2]) for x in h))),
              format(r["history_alone"][0], ","), r["history_alone"][2] / 1000))
     print("  on the Pico W (us, at the REPL after the session): the public answer %d, a seat's "
-          "answer on it %d, the seat's own part %d; a whole seat request %d, with its line "
-          "on the serial port %d; a request refused (microdot's parsing) %d; a collection %d"
-          % tuple(r["web_probe"]))
+          "answer on it %d, the seat's own part %d; a whole seat long poll %d, with its line "
+          "on the serial port %d; a request refused (microdot's parsing) %d; a collection %d; "
+          "the public table as a dict %d; the streams' sections made %d, a seat's message on "
+          "them %d" % tuple(r["web_probe"]))
     web = [x for x in r["lines"] if x.startswith("# web: ") and "requests" in x]
     print("  %d answers to the phones; %s" % (len(r["answers"]), web[0][7:] if web else ""))
     return ok

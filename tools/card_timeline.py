@@ -229,10 +229,18 @@ def _phones_caught_up(nevents):
     return caught_up
 
 
+def _phones_watching(seats):
+    """True once every phone (the public page's and each seat's) has had an answer."""
+    def watching(run):
+        return {seat for seat, status, _ in run.web if status == 200} >= set(range(seats + 1))
+    return watching
+
+
 def record_w(seats, seed, nevents, log=print):
     """The first `nevents` events on the shoe's Pico W UF2 with the bench's phones
     (boards/vpico_w.py, as tools/bench_pico.py measure_w), then until every phone has had an
-    answer of them all; returns (run, driver, events)."""
+    answer of them all; returns (run, driver, events). The dealer starts once every phone
+    watches (a boot that first makes last night's standings serves the phones later)."""
     from vpico import pico
     tmp = tempfile.mkdtemp(prefix="card-timeline-w-")
     flash = os.path.join(tmp, "flash_w.bin")
@@ -248,7 +256,11 @@ def record_w(seats, seed, nevents, log=print):
     run = _Recorded(flash, slice_s=0.0005, board="RPI_PICO_W")
     run.boot()
     d = S.Driver(head, events, seed=seed)
+    run.play(None)
+    run.run(_phones_watching(seats), max_s=run.p.emulated_now() + PHONES_SETTLE_S)
     run.play(d)
+    for line in run.lines:           # what the table said meanwhile: its new session
+        d.on_output(line)
     run.run(lambda r: d.done)
     run.driver = None                # the players are done: the phones catch up alone
     run.run(_phones_caught_up(len(events)), max_s=run.p.emulated_now() + PHONES_SETTLE_S)
@@ -384,7 +396,7 @@ def draw_w(run, card, b, path, caption, answers):
         d.text((20, y + 9), name, fill=col, font=font)
         d.line([(left, y + rh - 4), (W - right, y + rh - 4)], fill=(225, 225, 225))
     draw_bars(d, run, lo, hi, seat, x, bus_rows, y0, rh, 6, 8)
-    d.text((20, yp - 24), "phones (long-polling)", fill=PHONE_COLOUR, font=font)
+    d.text((20, yp - 24), "phones (streaming)", fill=PHONE_COLOUR, font=font)
     for i, phone in enumerate(phones):
         y = yp + i * ph
         mid = y + ph // 2
@@ -459,7 +471,7 @@ def main_w(a):
     b = breakdown(run, t0, ev, seat, t_end)
     b["lanes_all"] = lanes_between(run, t0, t0 + last)
     total = (t_end - t0) / 1e6
-    print("card timeline (virtual Pico W, the shoe's Pico W UF2, %d phones long-polling): "
+    print("card timeline (virtual Pico W, the shoe's Pico W UF2, %d phones streaming): "
           "event %d, seat %d, %s of %d player cards: %.1f ms from the tag to its display's "
           "last byte, %.1f ms to the last phone's answer showing it"
           % (len(firsts), ev + 1, seat, "the median" if a.percentile == 50 else

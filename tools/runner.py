@@ -30,6 +30,7 @@ A driver (simtable.Driver: scripted players; livetable's person) follows the pro
 attach(world, push_line) at every boot, poll(now_ms) as the table runs, on_output(line) for
 every serial line and done when it has nothing left to do.
 """
+import json
 import os
 import sys
 import threading
@@ -492,6 +493,7 @@ class Pico(Runner):
         self.card_reads = []             # ns of every successful InDataExchange answer read
         self.web = []                    # (seat, status, body) of each "#web" answer
         self.web_parts = {}              # seat -> the "#webp" parts of its answer under way
+        self.web_views = {}              # seat -> its stream's answer so far (a dict)
         self.web_ns = []                 # the emulated ns each of them had come out by
         self.accepted_ns = {}            # N -> emulated ns its "* #N" / "ok #N" line came out
         self.flash_by_event = {}         # events acknowledged -> [(kind, ns cost, start ns)]
@@ -563,9 +565,12 @@ class Pico(Runner):
                 self.web_parts.setdefault(int(seat), []).append(part)
                 continue
             if line.startswith("#web "):   # its end: the answer, at this instant
-                _, seat, status = line.split(" ")
-                body = "".join(self.web_parts.pop(int(seat), ()))
-                self.web.append((int(seat), int(status), body))
+                words = line.split(" ")
+                seat = int(words[1])
+                body = "".join(self.web_parts.pop(seat, ()))
+                if words[3:] == ["d"]:     # a stream's message: the keys that changed
+                    body = self._merged(seat, body)
+                self.web.append((seat, int(words[2]), body))
                 self.web_ns.append(self.p.world.clock.ns)
                 continue
             if line.startswith(("* #", "ok #")):
@@ -575,6 +580,17 @@ class Pico(Runner):
             if self.first_prompt_ns is None and line.startswith("> "):
                 self.first_prompt_ns = self.p.ns
             self._output(line)
+
+    def _merged(self, seat, body):
+        """The phone's whole answer once a stream's message is put with its earlier ones (a
+        null: the key is gone), as the page does (web_pages.JS)."""
+        view = self.web_views.setdefault(seat, {})
+        for k, v in json.loads(body).items():
+            if v is None:
+                view.pop(k, None)
+            else:
+                view[k] = v
+        return json.dumps(view)
 
     def take_output(self):
         """The serial output gathered since the last slice, cut into lines."""

@@ -489,10 +489,12 @@ def journal_text(flash, raw_flash=None):
 
 
 def history_files(flash):
+    """The kept sessions' history files (NNNN.txt: not what the web part made of them)."""
     h = os.path.join(flash, "history")
     if not os.path.isdir(h):
         return []
-    return sorted(os.path.join(h, n) for n in os.listdir(h))
+    return sorted(os.path.join(h, n) for n in os.listdir(h)
+                  if len(n) == 8 and n.endswith(".txt") and n[:4].isdigit())
 
 
 def now_real():

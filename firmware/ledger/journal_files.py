@@ -206,10 +206,14 @@ class JournalFiles:
         return removed
 
     def prune_oldest(self):
-        """Remove the oldest history file unless it is the only one; its path or None."""
+        """Remove the oldest history file (and its NNNN.* made of it) unless it is the
+        only one; its path or None."""
         names = self._history_names()
         if len(names) < 2:
             return None
         path = "%s/%s" % (self.history, names[0])
         os.remove(path)
+        for name in os.listdir(self.history):    # what was made of it (its standings)
+            if name.startswith(names[0][:5]):
+                _remove("%s/%s" % (self.history, name))
         return path

@@ -35,6 +35,10 @@ class Session:
         self.snap_wanted = False         # a fold just emptied the tail: a snapshot next
         self.keeping = ""                # a finished session being kept as this history
         self.kept = False                # journal.txt renamed to it
+        # who makes a kept session's standings (the web part's, web.py: f(history path) ->
+        # steps), and that making under way
+        self.standings = None
+        self.making = None
         self.seal = Seal()               # SHA-256 of the journal's lines (seal.py)
         self.watchdog = None             # fed every event of a replay (health_report.start)
 
@@ -217,8 +221,9 @@ class Session:
     def keep_step(self):
         """One step of keeping the finished session (each an erase, or a littlefs commit or
         two): the tail folded into journal.txt, its flash erased a sector at a time,
-        journal.txt renamed to the history, room made, the snapshots' flash erased, an
-        empty journal.txt for the next start(). False when nothing was left to do."""
+        journal.txt renamed to the history, room made, its standings made (with the web
+        part: a deal a step), the snapshots' flash erased, an empty journal.txt for the
+        next start(). False when nothing was left to do."""
         if not self.keeping:
             return False
         j = self.journal
@@ -234,6 +239,11 @@ class Session:
                     for path in j.make_room():
                         self.say("# flash nearly full: removed the oldest hand history %s"
                                  % path)
+                    if self.standings is not None:
+                        self.making = self.standings(self.keeping)
+                return True
+            if self.making is not None:
+                self._make_step()
                 return True
             if self.snap.erase_step() or j.make_ready():
                 return True
@@ -241,6 +251,17 @@ class Session:
             self.say("! could not keep the hand history: %s" % x)
         self.keeping = ""
         return False
+
+    def _make_step(self):
+        """One step of making the kept session's standings (a deal replayed, its row
+        written); a flash that refuses leaves them to the phone's replay."""
+        try:
+            next(self.making)
+        except StopIteration:
+            self.making = None
+        except OSError as x:
+            self.say("! could not keep the standings of %s: %s" % (self.keeping, x))
+            self.making = None
 
     def snapshot_due(self, after):
         """A boot or UNDO replayed at least `after` events that a snapshot would spare."""

@@ -201,7 +201,7 @@ class Table:
         self.screens.seat_displays = self.settings.seat_displays
         self.ui.fatal = ""
         self._new_session()
-        self.screens.dirty |= 0xFF       # clear the stop message on displays now unused too
+        self.screens.mark_some(0xFF)     # clear the stop message on displays now unused too
 
     # ------------------------------------------------------------------ events
     def event(self, ev, seat=0, amount=0, card=0, src=SRC_SERIAL):
@@ -380,6 +380,8 @@ class Table:
         h = self.house
         if busy:
             h.busy(now)
+        if self.ui.over:
+            self.reader_unwatched()      # the session is over: no card is taken till the next
         sc = self.screens
         if not busy and not sc.dirty and not self.tags_busy() and self.session.keeping:
             if self.collect_first:

@@ -30,6 +30,9 @@ class Screens:
         self.buf = [""] * 8
         self.hashes = array("i", [0] * 9)   # what each display shows (0: unknown)
         self.dirty = 0                   # bit i: display i may have changed
+        # per display, counted up whenever it may have changed (a seat's phone follows its
+        # seat's display: webui/web_poll.py)
+        self.marks = array("i", [0] * 9)
         self.second = -1                 # the one after the bus turn's own (who acts now)
         self.gen = 0                     # bumped whenever what a display shows may change
         self.held = -1                   # the display whose lines are in buf, built at
@@ -40,17 +43,24 @@ class Screens:
     def mark(self, i):
         self.dirty |= 1 << i
         self.gen = count_up(self.gen)
+        self.marks[i] = count_up(self.marks[i])
 
     def mark_some(self, mask):
         """The displays of mask's bits may have changed."""
         self.dirty |= mask
         self.gen = count_up(self.gen)
+        marks = self.marks
+        i = 0
+        while mask:
+            if mask & 1:
+                marks[i] = count_up(marks[i])
+            mask >>= 1
+            i += 1
 
     def all_dirty(self):
         e = self.session.e
         n = min(e.seats, 8) if e is not None else 8
-        self.dirty |= ((1 << n) - 1) | (1 << BANKER_DISPLAY)
-        self.gen = count_up(self.gen)
+        self.mark_some(((1 << n) - 1) | (1 << BANKER_DISPLAY))
 
     def forget(self):
         """What the displays show is unknown (another mode drew on them): redraw all."""

@@ -116,6 +116,8 @@ class Web:
         self.checked = 0                   # codes compared (right or wrong)
         self.open = 0
         self.held = 0                      # long polls waiting
+        self.streams = 0                   # phones' streams open
+        self.sections = None               # and their one task (web_poll.Streams)
         self.most_open = 0
         self.requests = 0
         self.refused = 0                   # connections over _MAX_OPEN, closed at once
@@ -192,12 +194,13 @@ class Web:
             self.session_e = e             # UNDO rebuilt the same session's engine
 
     def _over(self):
-        """0 in a session, 1 over, 2 over and kept as its history file."""
+        """0 in a session, 1 over, 2 over and kept as its history file, its standings
+        made."""
         t = self.t
         if not t.ui.over:
             return 0
         s = getattr(t, "session", None)
-        return 2 if s is None or s.kept else 1
+        return 2 if s is None or s.kept and s.making is None else 1
 
     def on_event(self, ev, slot, up, card):
         """An accepted event (app.Table.event): track which cards lie face up."""
@@ -383,6 +386,8 @@ class Web:
         if self.t.stop or self.version != self.told and not self.table_first():
             self.told = self.version
             self.news.set()
+            if self.sections is not None:
+                self.sections.due.set()
 
     def table_first(self):
         """Has the table work that goes before the connections'? Read off its bus turn
@@ -503,6 +508,10 @@ class _Connection:
 
     async def awrite(self, data):
         await self.web.turn()
+        await self.send(data)
+
+    async def send(self, data):
+        """Write in the slice under way (the caller has had its turn)."""
         self.web.slices = drvtime.count_up(self.web.slices)
         self.web.sent = drvtime.count_up(self.web.sent, len(data))
         w = self.w
@@ -560,8 +569,9 @@ class Front:
         slot = ends.add(asyncio.current_task())
         c = _Connection(reader, writer, web)
         c.slot = slot
+        kept = False
         try:
-            await self.serve(c, c)
+            kept = await self.serve(c, c)
         except asyncio.CancelledError:
             if not ends.ran_out(slot):
                 raise                      # (not its time: the server stops)
@@ -569,12 +579,13 @@ class Front:
             web.errors = drvtime.count_up(web.errors)
         finally:
             ends.drop(slot)
-            web.open -= 1
-            await _close(writer)
+            if not kept:                   # (a stream's goes on: web_poll.Streams)
+                web.open -= 1
+                await _close(writer)
 
     async def serve(self, r, w):
-        """A phone's long poll, a kept session's standings, or anything else through
-        microdot."""
+        """A phone's stream or long poll, a kept session's standings, or anything else
+        through microdot; True when the connection is kept open (a stream)."""
         web = self.web
         W = self.polls
         try:
@@ -583,12 +594,11 @@ class Front:
             line = b"-"
         poll = W.poll_of(line, web)
         if poll is not None:
-            await W.serve(web, r, w, poll[0], poll[1], self.ends, r.slot)
-            return
+            return await W.serve(web, r, w, poll[0], poll[1], self.ends, r.slot)
         name = W.standings_of(line)
         if name is not None:
             await W.standings(web, r, w, name)
-            return
+            return False
         r.again = line
         self.paging += 1
         try:
@@ -601,6 +611,7 @@ class Front:
                 self.app = None            # its routes, microdot's classes: garbage now
                 for name in _PAGES_MODULES:
                     forget(name)
+        return False
 
 
 # what only the pages need, let go when no page is being served (Front)
@@ -780,6 +791,32 @@ async def _close(writer):
         pass
 
 
+def _made_at_boot(table):
+    """The standings of the kept sessions kept without them (web_history.make_missing),
+    made before the table takes a card."""
+    from . import web_history as H
+    t0 = drvtime.ticks_ms()
+    try:
+        made = H.make_missing(table.root + "history")
+    except OSError as x:
+        table.say("! web: could not make the kept sessions' standings: %s" % x)
+        made = ()
+    forget(H.__name__)
+    if made:
+        table.say("# web: standings made for the kept sessions %s (%d ms)" % (
+            " ".join(made), drvtime.ticks_diff(drvtime.ticks_ms(), t0)))
+    table.reader_unwatched()               # (no card is taken before the table's loop)
+
+
+def _standings_made(path):
+    """A session just kept: its standings made, a step at a time (Session.keep_step)."""
+    from . import web_history as H
+    try:
+        yield from H.make(path)
+    finally:
+        forget(H.__name__)
+
+
 async def _table_loop(web):
     t = web.t
     simulated = drvtime._clock is not None
@@ -858,6 +895,8 @@ def run(table, net):
     table.web = table.screens.web = web
     table.ui.phones = not st.seat_displays
     table.screens.all_dirty()              # the seat displays get their codes
+    _made_at_boot(table)
+    table.session.standings = _standings_made
     table.say("# web: %s (seat codes on the seat displays%s)" % (
         net.where(), "" if st.seat_displays else ", or the banker's menu"))
     web.tell_codes()
@@ -867,6 +906,7 @@ def run(table, net):
     web.server = None
     web.owner = None
     web.cache[1] = None
+    web.sections = None
     web.cut = ()
     table.say("# web: %d requests, %d refused over %d open, %d timed out, %d bad; most open "
               "%d; codes checked %d, wrong %d; steps %d, most slices between two steps %d, "

@@ -1,8 +1,13 @@
 # The kept sessions on a Pico W's pages (web.py): /history lists them, /api/history/NNNN
 # is the numbers a session's standings and settle-up page draws on the phone
-# (web_pages.HISTORY). The history file is replayed line by line through a fresh engine, as
-# the shoe resumes a session, and the JSON goes out a deal at a time as the deals end:
-# neither the file nor the answer is ever whole in the heap, and no chart is drawn here.
+# (web_pages.HISTORY). They are made once, as the session is kept (make(): the session's
+# keeping steps, ledger/session.py) or at the next boot for one kept without them
+# (make_missing()), into history/NNNN.s1.json beside the history file; an answer then
+# streams that file. Made, the history file is replayed line by line through a fresh
+# engine, as the shoe resumes a session, and the JSON goes out a deal at a time as the
+# deals end: neither the file nor the answer is ever whole in the heap, and no chart is
+# drawn here. Replaying for every answer cost the Pico W 3.3 KB of heap and a fifth of a
+# second each time while it deals (tools/bench_pico.py --only pico_w).
 #
 #   {"deals": [[banker, void, balance of seat `first`, ... of seat `seats`], ...],
 #    "rules": "table", "seats": 4, "first": 1, "balances": [...], "kitty": 0,
@@ -17,6 +22,11 @@ from micropython import const
 from game.transcript import Header, ParseError, read_events
 
 _LINES_A_SLICE = const(8)      # lines replayed per slice of the connection's task
+_CHUNK = const(512)            # bytes of a made file sent a slice
+# the made standings' file ends: the number moves when the answer's form changes, so that
+# a file of an older form is made again (make_missing removes it)
+MADE = ".s1.json"
+_MAKING = ".tmp"               # until it is whole (a power cut leaves it: removed at boot)
 
 
 def is_number(name):
@@ -43,11 +53,69 @@ def names(folder):
 
 
 def standings(path):
-    """The JSON of history file `path` as a generator of bytes, one piece a slice (a deal's
-    row when a deal ends, b"" every _LINES_A_SLICE lines meanwhile). Raises OSError now
-    when the file cannot be opened (before any byte is sent)."""
-    f = open(path, "rb")
-    return _pieces(f)
+    """The JSON of history file `path` (NNNN.txt) as a generator of bytes, one piece a
+    slice: its made file's, else replayed (a deal's row when a deal ends, b"" every
+    _LINES_A_SLICE lines meanwhile). Raises OSError now when the history file cannot be
+    opened (before any byte is sent)."""
+    os.stat(path)                  # (no session: no answer, made file or not)
+    try:
+        made = open(path[:-4] + MADE, "rb")
+    except OSError:
+        return _pieces(open(path, "rb"))
+    return _chunks(made)
+
+
+def _chunks(f):
+    try:
+        while True:
+            piece = f.read(_CHUNK)
+            if not piece:
+                break
+            yield piece
+    finally:
+        f.close()
+
+
+def make(path):
+    """Make the standings of history file `path` (NNNN.txt) into NNNN.s1.json, a piece a
+    step: a generator, each next() replays a deal or _LINES_A_SLICE lines and writes what
+    they made. Written to NNNN.tmp and renamed at the end: a cut leaves no half file."""
+    base = path[:-4]
+    pieces = _pieces(open(path, "rb"))
+    try:
+        out = open(base + _MAKING, "wb")
+        try:
+            for piece in pieces:
+                if piece:
+                    out.write(piece)
+                yield
+        finally:
+            out.close()
+        os.rename(base + _MAKING, base + MADE)
+    finally:
+        pieces.close()
+
+
+def make_missing(folder):
+    """At boot: the standings of every kept session without them (kept with another
+    firmware, copied on, or cut short) made; a half-made file or one of another form
+    removed. The numbers made, oldest first."""
+    done = []
+    try:
+        files = os.listdir(folder)
+    except OSError:
+        return done
+    files.sort()
+    for name in files:
+        if (name.endswith(".json") and not name.endswith(MADE)) or name.endswith(_MAKING):
+            os.remove(folder + "/" + name)
+    for name in files:
+        if len(name) == 8 and name.endswith(".txt") and is_number(name[:4]):
+            if name[:4] + MADE not in files:
+                for _ in make(folder + "/" + name):
+                    pass
+                done.append(name[:4])
+    return done
 
 
 def _balances(e, first):

@@ -1,6 +1,8 @@
 # The pages the Pico W serves (web.py): small, no external files, readable on a phone.
-# Both table pages long-poll their JSON (/api/table, /api/seat/N ?after=version) and draw
-# it; the seat page adds the seat's own display lines and hands.
+# Both table pages keep a stream of their JSON open (/api/table/stream, /api/seat/N/stream:
+# server-sent events, each message the keys that changed) and draw the table it makes; the
+# seat page adds the seat's own display lines and hands. A stream refused (a new
+# session's codes, the server busy) reloads the page: the seat's code is asked again.
 #
 # Every part is a bytes constant: frozen, it stays in flash, and a page goes out part by
 # part (page()), so neither importing this module nor serving a page puts the pages'
@@ -20,7 +22,7 @@ white-space:pre-wrap}a{color:#ffd54a}
 </style></head><body><main>"""
 
 JS = b"""<script>
-var v=0;function $(i){return document.getElementById(i)}
+function $(i){return document.getElementById(i)}
 function c(n){var r=/[HD]$/.test(n)?' r':'';return '<span class="c'+r+'">'+n+'</span>'}
 function h(x){var s='';for(var i=0;i<x.down;i++)s+='<span class="c d">##</span>';
 for(i=0;i<x.up.length;i++)s+=c(x.up[i]);return s}
@@ -45,10 +47,9 @@ s+='<tr'+(w?' class=w':'')+'><td>'+q.seat+(w?' WINNER':'')+'</td><td class=n>'+
 sg(q.balance)+'</td><td class=n>'+(q.seat in net?sg(net[q.seat]):'')+'</td></tr>'}
 s+='</table></div>';if(t.history)s+='<div class=box>Kept as <a id=kept href="/'+
 t.history.slice(0,-4)+'">'+t.history+'</a>: standings and settle-up</div>';if(t.seal)s+='<div class=box id=seal>seal '+t.seal+'</div>';$('t').innerHTML=s;if(window.own)own(t)}
-function poll(){fetch(API+'?after='+v).then(function(r){if(r.status==403){location.reload();
-throw 0}return r.json()}).then(function(t){var same=t.v==v;v=t.v;if(!same){draw(t);
-document.body.dataset.v=t.events}setTimeout(poll,same?1000:0)}).catch(function(){
-setTimeout(poll,2000)})}poll();
+var T={},S=new EventSource(API+'/stream');S.onmessage=function(m){var d=JSON.parse(m.data),k;
+for(k in d)T[k]=d[k];draw(T);document.body.dataset.v=T.events};S.onerror=function(){
+if(S.readyState==2)setTimeout(function(){location.reload()},2000)};
 </script>"""
 
 END = b"</main></body></html>"

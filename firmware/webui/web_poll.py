@@ -1,13 +1,21 @@
-# The phones' long polls, read and answered without microdot (web.py's Front hands
-# them here): GET /api/table?after=V and GET /api/seat/N?after=V with the seat's cookie.
-# Every phone asks one at every table version, so this is nearly every request the Pico W
-# serves; microdot's Request (a headers dict, the query's and cookies' dicts) and its
-# Response (a write per header) would cost each of them more than its answer does. Only
-# these exact forms are taken, and a kept session's standings (GET /api/history/NNNN, a
-# phone at last night's page asks every few seconds); anything else (the pages, the login,
-# a poll with another query) goes to microdot unchanged, its request line given back first
-# (web.Front, which loads microdot only for those).
+# The phones' streams and long polls, read and answered without microdot (web.py's Front
+# hands them here). The pages open a stream (GET /api/table/stream, GET /api/seat/N/stream
+# with the seat's cookie: server-sent events) and keep it: at each table version it gets
+# one message holding only the answer's keys that changed since its last (Streams), so a
+# phone follows the table with no request of its own, and a message is a few hundred bytes
+# instead of the whole table. The long polls (GET /api/table?after=V, /api/seat/N?after=V)
+# answer the whole table once it moves on, for other clients. Microdot's Request (a
+# headers dict, the query's and cookies' dicts) and its Response (a write per header)
+# would cost each more than its answer does. Only these exact forms are taken, and a kept
+# session's standings (GET /api/history/NNNN, a phone at last night's page asks every few
+# seconds); anything else (the pages, the login, another query) goes to microdot
+# unchanged, its request line given back first (web.Front, which loads microdot only for
+# those).
 import asyncio
+import sys
+from io import BytesIO
+from micropython import const
+from json import dump, dumps
 
 from hardware import drvtime
 
@@ -35,6 +43,21 @@ _HEAD_STREAMED = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nCache-Co
 _NO_SESSION = b'{"error": "no such session"}'
 _NOT_KEPT = (b"HTTP/1.0 404 N/A\r\nContent-Type: application/json\r\nCache-Control: no-store"
              b"\r\nContent-Length: %d\r\n\r\n%s" % (len(_NO_SESSION), _NO_SESSION))
+# a stream's head, and how soon the page's EventSource opens the next after one ends
+_HEAD_EVENTS = (b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n"
+                b"Cache-Control: no-store\r\n\r\nretry: 500\n\n")
+_BUSY = b"HTTP/1.0 503 N/A\r\nContent-Length: 4\r\n\r\nBusy"
+_STREAM = b"/stream"
+STREAM_MS = 300000                    # a stream's life (a phone that left stops being served)
+# the answer's keys (web.Web.public's, then a seat's own): a message holds those changed
+PUBLIC = ("v", "events", "stopped", "preset", "phase", "deal", "banker", "prompt", "kitty",
+          "seats", "hands", "cut", "results", "winners", "history", "seal")
+PRIVATE = ("seat", "display", "mine")
+# each key as a message writes it (constants: in flash, not the heap)
+_PUBLIC_Q = (b'"v": ', b'"events": ', b'"stopped": ', b'"preset": ', b'"phase": ', b'"deal": ',
+             b'"banker": ', b'"prompt": ', b'"kitty": ', b'"seats": ', b'"hands": ', b'"cut": ',
+             b'"results": ', b'"winners": ', b'"history": ', b'"seal": ')
+_PRIVATE_Q = (b', "seat": ', b', "display": ', b', "mine": ')
 _HISTORY = b"GET /api/history/"
 _TABLE = b"/api/table"
 _SEAT = b"/api/seat/"
@@ -43,13 +66,18 @@ _DIGITS_MAX = 9                       # a version is below 2**30 (drvtime.count_
 _COOKIES = tuple(b"seat%d=" % s for s in range(9))
 _TOKEN_LEN = 16
 _WATCH_MS = 250                       # how often the connections' ends are looked at
+if sys.implementation.name == "micropython":
+    _dump = dump                          # into a bytes buffer: its text made no str
+else:
+    def _dump(v, buf):                    # CPython's json writes str
+        buf.write(dumps(v).encode())
 # asyncio.sleep_ms on MicroPython, the second-based sleep on CPython
 _sleep_ms = getattr(asyncio, "sleep_ms", None) or (lambda ms: asyncio.sleep(ms / 1000))
 
 
 def poll_of(line, web):
-    """(seat, after) when the request line is one of the long polls taken here (seat 0:
-    the public table), else None (microdot answers it)."""
+    """(seat, after) when the request line is one of the long polls or streams taken here
+    (seat 0: the public table; after -1: a stream), else None (microdot answers it)."""
     if not line.startswith(b"GET /api/"):
         return None
     words = line.split()
@@ -59,7 +87,10 @@ def poll_of(line, web):
     q = url.find(b"?")
     path = url if q < 0 else url[:q]
     after = 0
-    if q >= 0:
+    if q < 0 and path.endswith(_STREAM):
+        path = path[:-len(_STREAM)]
+        after = -1
+    elif q >= 0:
         digits = url[q + 1 + len(_AFTER):]
         if url[q + 1:q + 1 + len(_AFTER)] != _AFTER or not 0 < len(digits) <= _DIGITS_MAX:
             return None
@@ -132,9 +163,9 @@ def _token(line, seat):
     return line[i:i + _TOKEN_LEN].decode()
 
 
-async def serve(web, r, w, seat, after, ends=None, slot=-1):
-    """Read the rest of the head (only a seat's cookie matters), hold the poll until the
-    table moves on, answer."""
+async def _allowed(web, r, w, seat):
+    """Read the rest of the head (only a seat's cookie matters): True when it may be
+    answered, else it has been refused."""
     token = ""
     try:
         while True:
@@ -147,10 +178,20 @@ async def serve(web, r, w, seat, after, ends=None, slot=-1):
     except ValueError:                     # a head over its limit
         web.errors = drvtime.count_up(web.errors)
         await w.awrite(_BAD)
-        return
+        return False
     if seat and not web.token_ok(seat, token):
         await w.awrite(_REFUSED)
-        return
+        return False
+    return True
+
+
+async def serve(web, r, w, seat, after, ends=None, slot=-1):
+    """Hold the poll until the table moves on, answer; a stream handed on (True: the
+    connection is kept open)."""
+    if not await _allowed(web, r, w, seat):
+        return False
+    if after < 0:
+        return await _stream(web, w, seat)
     if slot >= 0:
         await _held(web, ends, slot, after)
     else:
@@ -159,10 +200,229 @@ async def serve(web, r, w, seat, after, ends=None, slot=-1):
     if web.version == after:
         body = web.same(after)
         await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(body), body))
-        return
+        return False
     first, rest = web.parts(seat)
     await w.awrite(b"%s%d\r\n\r\n%s" % (_HEAD_OK, len(first) + len(rest), first))
     await w.awrite(rest)
+    return False
+
+
+async def _stream(web, w, seat):
+    """A phone's stream begins: its head written, the connection handed to the streams'
+    one task (Streams.run); True when it was (its connection is kept open)."""
+    from . import web as _web
+    st = web.sections
+    if st is None:
+        st = web.sections = Streams()
+    if len(st.phones) >= _web.HOLD_MAX:
+        await w.awrite(_BUSY)              # (the page tries again: EventSource's retry)
+        return False
+    await w.awrite(_HEAD_EVENTS)
+    # what the phone was last sent: the version, the sections' stamp (-1: nothing yet),
+    # the seat's display's mark (Screens.marks), its own keys (their texts' hashes); the
+    # stream's end
+    st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS)])
+    web.streams = len(st.phones)
+    st.due.set()
+    if st.task is None:
+        st.task = asyncio.create_task(st.run(web))
+    return True
+
+
+async def _send(web, w, data):
+    """A stream's message on its connection's writer (the _Connection is not kept: a
+    hundred bytes a phone), counted as web._Connection.send does."""
+    web.slices = drvtime.count_up(web.slices)
+    web.sent = drvtime.count_up(web.sent, len(data))
+    if hasattr(w, "awrite"):
+        await w.awrite(data)
+    else:                                  # CPython's socket streams
+        w.write(data)
+        await w.drain()
+
+
+# a stream's record (Streams.phones): its connection's writer, seat, then what it was
+# last sent
+_R_CONN = const(0)
+_R_SEAT = const(1)
+_R_VERSION = const(2)
+_R_SINCE = const(3)
+_R_MARK = const(4)
+_R_HASHES = const(5)                    # 5, 6, 7: PRIVATE's
+_R_ENDS = const(8)
+
+
+class Streams:
+    """Every phone's stream, served by one task (no task, no chain of coroutines a phone):
+    at each table version, each phone behind gets one message (the newest version when its
+    turn comes), a slice each, starting one further on at each round. The public answer's
+    keys are made once per table version, each '"key": JSON' stamped with the count of
+    remakes (n) at which it last changed: a message holds the keys changed since the stamp
+    its phone last sent (null for one gone), made once for all the phones that last sent
+    the same stamp; then the seat's own keys whose text changed, looked at only when its
+    display may have (Screens.marks: a seat's phone shows what its display would; every
+    time without seat displays), kept as hashes. All of it bytes, written by json.dump into one buffer: a str made on
+    MicroPython is first looked for among the interned strings (a search of every pool)."""
+
+    def __init__(self):
+        self.phones = []                   # records (_R_CONN ...)
+        self.task = None
+        # set by a new version (Web.wake) or a new phone: one that opens its stream while
+        # the table rests is sent the table at once, not at the next event
+        self.due = asyncio.Event()
+        self.first = 0                     # the phone served first in the next round
+        self.version = -1                  # the table version the texts are of
+        self.text = [None] * len(PUBLIC)   # each key's '"key": JSON'
+        self.at = [0] * len(PUBLIC)
+        self.n = 0
+        self.since = -2                    # the stamp `part` was made for
+        self.part = b""
+
+    async def run(self, web):
+        phones = self.phones
+        try:
+            while phones:
+                while not web.t.stop and not self._behind(web):
+                    self.due.clear()
+                    await self.due.wait()
+                    web.slices = drvtime.count_up(web.slices)
+                n = len(phones)
+                start = self.first % n
+                self.first = start + 1
+                for k in range(n):
+                    if k >= len(phones):
+                        break              # (phones gone meanwhile)
+                    rec = phones[(start + k) % len(phones)]
+                    if rec[_R_VERSION] == web.version:
+                        continue
+                    await web.turn()
+                    if self.version != web.version:
+                        # the longest part, with the seat's own of the same version: then
+                        # the table may go before the message
+                        self.update(web)
+                        mine = self.own(web, rec)
+                        await web.turn()
+                    else:
+                        mine = self.own(web, rec)
+                    rec[_R_VERSION] = self.version
+                    try:
+                        await _send(web, rec[_R_CONN], self.message(rec, mine))
+                    except Exception:  # noqa: BLE001 - the phone is gone
+                        web.errors = drvtime.count_up(web.errors)
+                        await self._drop(web, rec)
+                if web.t.stop and not self._behind(web):
+                    break                  # the last version is out
+                now = ticks_ms()
+                for rec in phones:
+                    if ticks_diff(now, rec[_R_ENDS]) >= 0:
+                        await self._drop(web, rec)   # its life is over: the page opens another
+                        break              # (one a round: the list changed)
+        finally:
+            self.task = None
+            while phones:
+                await self._drop(web, phones[-1])
+
+    def _behind(self, web):
+        v = web.version
+        for rec in self.phones:
+            if rec[_R_VERSION] != v:
+                return True
+        return False
+
+    async def _drop(self, web, rec):
+        self.phones.remove(rec)
+        web.streams = len(self.phones)
+        web.open -= 1
+        from .web import _close
+        await _close(rec[_R_CONN])
+
+    def update(self, web):
+        if self.version == web.version:
+            return
+        self.part = b""
+        self.since = -2
+        d = web.public()
+        self.n = drvtime.count_up(self.n)
+        buf = BytesIO()
+        ends = []
+        for i in range(len(PUBLIC)):
+            v = d.get(PUBLIC[i], d)        # (d itself: the key is not in the answer)
+            buf.write(_PUBLIC_Q[i])
+            if v is d:
+                buf.write(b"null")
+            else:
+                _dump(v, buf)
+            ends.append(buf.tell())
+        d = None
+        whole = buf.getvalue()
+        buf = None
+        text = self.text
+        a = 0
+        for i in range(len(PUBLIC)):
+            j = whole[a:ends[i]]
+            a = ends[i]
+            if j != text[i]:
+                text[i] = j
+                self.at[i] = self.n
+        self.version = web.version
+
+    def own(self, web, rec):
+        """b', "key": JSON' of the seat's own keys that changed since its record's last
+        message (b"" on the public page, or when its display was not marked since)."""
+        seat = rec[_R_SEAT]
+        if not seat:
+            return b""
+        sc = web.t.screens
+        mark = sc.marks[seat - 1]
+        first = rec[_R_SINCE] < 0
+        if mark == rec[_R_MARK] and not first:
+            return b""
+        # settled once its display is drawn: until then (or with no seat displays to
+        # follow) what it shows may still change unmarked, so it is looked at again
+        settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
+        rec[_R_MARK] = mark if settled else -1
+        return _own(web.private(seat), rec, first)
+
+    def message(self, rec, mine):
+        """The event-stream message for a phone's record (updated: what it was sent),
+        with `mine` (own())."""
+        since = rec[_R_SINCE]
+        if since < 0:
+            part = b", ".join(self.text)   # (a new phone's: all of it, not kept)
+        elif since != self.since:
+            out = []
+            for i in range(len(PUBLIC)):
+                if _newer(self.at[i], since):
+                    out.append(self.text[i])
+            part = self.part = b", ".join(out)
+            self.since = since
+        else:
+            part = self.part
+        rec[_R_SINCE] = self.n
+        return b"".join((b"data: {", part, mine, b"}\n\n"))
+
+
+def _own(keys, rec, every):
+    """b', "key": JSON' of each of the seat's own keys whose text differs from the hash in
+    its record (every one when `every`)."""
+    buf = BytesIO()
+    for i in range(len(PRIVATE)):
+        a = buf.tell()
+        buf.write(_PRIVATE_Q[i])
+        _dump(keys.get(PRIVATE[i]), buf)
+        h = hash(buf.getvalue()[a:buf.tell()])
+        if every or h != rec[_R_HASHES + i]:
+            rec[_R_HASHES + i] = h
+        else:
+            buf.seek(a)                    # (unchanged: the next key writes over it)
+    out = buf.getvalue()[:buf.tell()]
+    return out
+
+
+def _newer(stamp, since):
+    """Was `stamp` counted after `since` (counts wrap: drvtime.count_up)?"""
+    d = (stamp - since) & drvtime.TICKS_MAX
+    return 0 < d <= drvtime.TICKS_MAX >> 1
 
 
 async def _held(web, ends, slot, after):

@@ -47,7 +47,7 @@ def test_a_cards_timeline_on_the_virtual_pico_w_to_each_phone(tmp_path):
                        timeout=900)
     assert p.returncode == 0, p.stderr[-2000:]
     out = p.stdout
-    head = re.search(r"(\d+) phones long-polling.*: ([\d.]+) ms from the tag to its display's "
+    head = re.search(r"(\d+) phones streaming.*: ([\d.]+) ms from the tag to its display's "
                      r"last byte, ([\d.]+) ms to the last phone's answer showing it", out)
     assert head and head[1] == "4", out
     oled, last = float(head[2]), float(head[3])

@@ -3,7 +3,7 @@
 typed on the serial line and lets mpremote into the raw REPL (Ctrl-C, then Ctrl-A); a
 hung loop (`hang`) is reset by the RP2040's watchdog (machine.WDT; its reset is emulated
 by tools/vpico) and the session resumes from the journal saying "watchdog". A bare Pico W
-(its own UF2, boards/vpico_w.py's phones long-polling) plays on the phones: the cards a
+(its own UF2, boards/vpico_w.py's phones streaming) plays on the phones: the cards a
 dealer types are in every seat's answers."""
 import json
 

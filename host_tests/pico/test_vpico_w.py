@@ -199,6 +199,6 @@ def test_the_bench_prints_the_pico_w_rows_of_these_figures(played, monkeypatch, 
     for want in ("tag in the field -> its seat's display", "button released -> its display",
                  "longest stretch without a reader poll",
                  "an accepted event -> each phone's answer showing it",
-                 "Pico W: largest free block after the session", "a whole seat request"):
+                 "Pico W: largest free block after the session", "a whole seat long poll"):
         assert want in out, (want, out)
     assert re.search(r"pico_w: emulated \d+ s in \d+ s of wall time", out), out

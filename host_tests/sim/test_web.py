@@ -118,6 +118,11 @@ def test_pages_and_answers_never_show_hidden_cards(tmp_path):
     best = max(e.balance(s) for s in range(1, 5))
     assert final["winners"] == [s for s in range(1, 5) if e.balance(s) == best]
     assert final["history"].startswith("history/")
+    # its standings were made as it was kept, before the page linked them (web_history)
+    from webui import web_history as H
+    kept = S.history_files(wt.flash)[-1]
+    with open(kept[:-4] + H.MADE, "rb") as f:
+        assert f.read() == b"".join(H._pieces(open(kept, "rb")))
     # the seal on the public page: the kept file's SHA-256 (seal.py)
     import hashlib
     with open(S.history_files(wt.flash)[-1], "rb") as f:

@@ -102,6 +102,103 @@ def test_a_file_that_cannot_be_read_to_its_end_says_where(tmp_path):
         H.standings(str(tmp_path / "history" / "0009.txt"))
 
 
+# ------------------------------------------------------------- standings made once, kept
+def _replayed(path):
+    from webui import web_history as H
+    return b"".join(H._pieces(open(path, "rb")))
+
+
+def test_standings_made_once_are_the_replayed_ones_and_served_from_their_file(tmp_path):
+    from webui import web_history as H
+    path = _history(tmp_path, "table", 8, 2)
+    want = _replayed(path)
+    assert b"".join(H.standings(path)) == want          # none made yet: replayed
+    steps = list(H.make(path))
+    deals = len(json.loads(want)["deals"])
+    assert len(steps) > deals                           # a deal or a few lines a step
+    made = path[:-4] + H.MADE
+    assert open(made, "rb").read() == want
+    assert sorted(os.listdir(tmp_path / "history")) == ["0001" + H.MADE, "0001.txt"]
+    # served from the made file: a history file no longer readable does not matter ...
+    with open(path, "w") as f:
+        f.write("not a transcript\n")
+    pieces = list(H.standings(path))
+    assert b"".join(pieces) == want and max(map(len, pieces)) <= 512
+    assert len(pieces) == -(-len(want) // 512)
+    # ... but one gone is no session, made file or not
+    os.remove(path)
+    with pytest.raises(OSError):
+        H.standings(path)
+
+
+def test_a_cut_while_making_leaves_the_replay_and_the_next_boot_makes_them(tmp_path):
+    from webui import web_history as H
+    a = _history(tmp_path, "table", 4, 1, name="0001")
+    b = _history(tmp_path, "classic", 5, 2, name="0002")
+    c = _history(tmp_path, "casino", 5, 4, name="0003")
+    list(H.make(c))
+    folder = str(tmp_path / "history")
+    steps = H.make(a)
+    for _ in range(5):
+        next(steps)
+    del steps                                          # the power cut: never renamed
+    assert os.path.exists(folder + "/0001.tmp") and not os.path.exists(a[:-4] + H.MADE)
+    assert b"".join(H.standings(a)) == _replayed(a)    # the phone still gets them
+    with open(folder + "/0002.s0.json", "w") as f:     # made by an older firmware
+        f.write('{"deals": "an older form"}')
+    made = H.make_missing(folder)
+    assert made == ["0001", "0002"]                    # 0003 was made already
+    assert sorted(os.listdir(folder)) == [n + x for n in ("0001", "0002", "0003")
+                                          for x in (H.MADE, ".txt")]
+    for path in (a, b, c):
+        assert open(path[:-4] + H.MADE, "rb").read() == _replayed(path)
+    assert H.make_missing(folder) == []
+    assert H.make_missing(str(tmp_path / "nowhere")) == []
+    # the MicroPython VM makes the same bytes (its os.rename, its listdir)
+    for path in (a, b, c):
+        os.remove(path[:-4] + H.MADE)
+    script = tmp_path / "m.py"
+    script.write_text("from webui import web_history as H\nprint(H.make_missing(%r))\n" % folder)
+    p = run_micropython([str(script)])
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout.split() == [b"['0001',", b"'0002',", b"'0003']"]
+    for path in (a, b, c):
+        assert open(path[:-4] + H.MADE, "rb").read() == _replayed(path)
+
+
+def test_the_oldest_session_pruned_takes_its_standings_with_it(tmp_path):
+    from ledger.journal_files import JournalFiles
+    from webui import web_history as H
+    paths = [_history(tmp_path, "table", 4, 1, name="%04d" % n) for n in (1, 2)]
+    for path in paths:
+        list(H.make(path))
+    j = JournalFiles(str(tmp_path) + "/", 1024)
+    assert j.prune_oldest().endswith("0001.txt")
+    assert sorted(os.listdir(tmp_path / "history")) == ["0002" + H.MADE, "0002.txt"]
+
+
+def test_a_flash_that_refuses_the_standings_still_keeps_the_session(tmp_path):
+    from ledger import session as SS
+    said = []
+    root = str(tmp_path) + "/"
+    s = SS.Session(root, say=said.append)
+    head, events = S.script_session("table", 4, 3, deals=2)
+    assert s.start(head) is None
+    for line in events:
+        from game.transcript import parse_event, strip
+        assert s.feed(*parse_event(strip(line))) is None
+        assert s.record(line) is None
+
+    def refusing(path):
+        yield
+        raise OSError(28, "no space left")
+    s.standings = refusing
+    name = s.archive()
+    assert name.endswith("history/0001.txt") and os.path.exists(name)
+    assert said == ["! could not keep the standings of %s: [Errno 28] no space left" % name]
+    assert s.making is None and not s.keeping
+
+
 # --------------------------------------------------------------------------- the routes
 class _Table:
     def __init__(self, root):
@@ -142,8 +239,13 @@ def test_the_history_routes(tmp_path):
     assert json.loads(r.body) == _expected(paths[0])
     r = _get(c, "/history/0001.txt")
     assert r.status_code == 200 and r.body == open(paths[0], "rb").read()
+    from webui import web_history as H
+    list(H.make(paths[0]))                 # made: the same answer, from its file
+    r = _get(c, "/api/history/0001")
+    assert r.status_code == 200 and json.loads(r.body) == _expected(paths[0])
     for bad in ("/history/0003", "/api/history/0003", "/history/12a4", "/api/history/..",
-                "/api/history/0001.txt", "/history/notes.txt", "/history/../settings.txt"):
+                "/api/history/0001.txt", "/history/notes.txt", "/history/../settings.txt",
+                "/history/0001.s1.json", "/history/0001.tmp"):
         assert _get(c, bad).status_code == 404, bad
     empty = tmp_path / "none"
     empty.mkdir()
