@@ -52,6 +52,10 @@ def _bit(seat):
     return 1 << (seat - 1) if 0 < seat <= BANKER_DISPLAY else 1 << BANKER_DISPLAY
 
 
+def _nothing():
+    pass
+
+
 def _settings(path):
     """settings.txt at `path` (None: the defaults)."""
     from ledger import settings
@@ -464,11 +468,8 @@ class Table:
             self.say(line)
 
     def reader_unwatched(self):
-        """The session is over (a card would be refused): the reader's flash-bound pauses
-        now are not gaps in its watch (ShoeReader.max_gap_ms)."""
-        rd = self.reader
-        if rd is not None and hasattr(rd, "unwatched"):
-            rd.unwatched()
+        """No card is taken now (a session over, a boot): no gap in the reader's watch."""
+        getattr(self.reader, "unwatched", _nothing)()
 
     def show_error(self, text):
         """Last resort (main.py): every display says the table stopped."""

@@ -6,8 +6,8 @@
 # streams that file. Made, the history file is replayed line by line through a fresh
 # engine, as the shoe resumes a session, and the JSON goes out a deal at a time as the
 # deals end: neither the file nor the answer is ever whole in the heap, and no chart is
-# drawn here. Replaying for every answer cost the Pico W 3.3 KB of heap and a fifth of a
-# second each time while it deals (tools/bench_pico.py --only pico_w).
+# drawn here. Made once: a replay for every answer took heap and time from a Pico W that
+# deals meanwhile (docs/DEVELOPING.md, the Pico W's heap).
 #
 #   {"deals": [[banker, void, balance of seat `first`, ... of seat `seats`], ...],
 #    "rules": "table", "seats": 4, "first": 1, "balances": [...], "kitty": 0,
@@ -27,6 +27,7 @@ _CHUNK = const(512)            # bytes of a made file sent a slice
 # a file of an older form is made again (make_missing removes it)
 MADE = ".s1.json"
 _MAKING = ".tmp"               # until it is whole (a power cut leaves it: removed at boot)
+BOOT_MOST = 8                  # made at one boot, at most (each a replay of the session)
 
 
 def is_number(name):
@@ -96,20 +97,24 @@ def make(path):
         pieces.close()
 
 
-def make_missing(folder):
-    """At boot: the standings of every kept session without them (kept with another
-    firmware, copied on, or cut short) made; a half-made file or one of another form
-    removed. The numbers made, oldest first."""
+def make_missing(folder, most=BOOT_MOST):
+    """At boot: the standings of the kept sessions without them (kept with another
+    firmware, copied on, or cut short) made, the newest first and at most `most` (a boot's
+    time stays bounded after a firmware change; the rest at the next boots, replayed for
+    an answer meanwhile); a half-made file or one of another form removed. The numbers
+    made."""
     done = []
     try:
         files = os.listdir(folder)
     except OSError:
         return done
-    files.sort()
+    files.sort(reverse=True)
     for name in files:
         if (name.endswith(".json") and not name.endswith(MADE)) or name.endswith(_MAKING):
             os.remove(folder + "/" + name)
     for name in files:
+        if len(done) >= most:
+            break
         if len(name) == 8 and name.endswith(".txt") and is_number(name[:4]):
             if name[:4] + MADE not in files:
                 for _ in make(folder + "/" + name):

@@ -146,8 +146,10 @@ def test_a_cut_while_making_leaves_the_replay_and_the_next_boot_makes_them(tmp_p
     assert b"".join(H.standings(a)) == _replayed(a)    # the phone still gets them
     with open(folder + "/0002.s0.json", "w") as f:     # made by an older firmware
         f.write('{"deals": "an older form"}')
+    assert H.make_missing(folder, most=1) == ["0002"]  # newest first, at most `most`
+    assert not os.path.exists(folder + "/0002.s0.json")
     made = H.make_missing(folder)
-    assert made == ["0001", "0002"]                    # 0003 was made already
+    assert made == ["0001"]                            # 0003 was made already
     assert sorted(os.listdir(folder)) == [n + x for n in ("0001", "0002", "0003")
                                           for x in (H.MADE, ".txt")]
     for path in (a, b, c):
@@ -161,7 +163,7 @@ def test_a_cut_while_making_leaves_the_replay_and_the_next_boot_makes_them(tmp_p
     script.write_text("from webui import web_history as H\nprint(H.make_missing(%r))\n" % folder)
     p = run_micropython([str(script)])
     assert p.returncode == 0, p.stderr.decode()
-    assert p.stdout.split() == [b"['0001',", b"'0002',", b"'0003']"]
+    assert p.stdout.split() == [b"['0003',", b"'0002',", b"'0001']"]
     for path in (a, b, c):
         assert open(path[:-4] + H.MADE, "rb").read() == _replayed(path)
 
