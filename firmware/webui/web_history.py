@@ -3,10 +3,10 @@
 # (web_pages.HISTORY). They are made once, as the session is kept (make(): the session's
 # keeping steps, ledger/session.py) or at the next boot for one kept without them
 # (make_missing()), into history/NNNN.s1.json beside the history file; an answer then
-# streams that file. Made, the history file is replayed line by line through a fresh
-# engine, as the shoe resumes a session, and the JSON goes out a deal at a time as the
-# deals end: neither the file nor the answer is ever whole in the heap, and no chart is
-# drawn here. Made once: a replay for every answer took heap and time from a Pico W that
+# streams that file. To make them the history file is replayed line by line through a
+# fresh engine, as the shoe resumes a session, and the JSON goes out a deal at a time as
+# the deals end: neither the file nor the answer is ever whole in the heap, and no chart
+# is drawn here. Made once: a replay for every answer took heap and time from a Pico W that
 # deals meanwhile (docs/DEVELOPING.md, the Pico W's heap).
 #
 #   {"deals": [[banker, void, balance of seat `first`, ... of seat `seats`], ...],
