@@ -116,8 +116,7 @@ class Web:
         self.checked = 0                   # codes compared (right or wrong)
         self.open = 0
         self.held = 0                      # long polls waiting
-        self.streams = 0                   # phones' streams open
-        self.sections = None               # and their one task (web_poll.Streams)
+        self.sections = None               # the phones' streams (web_poll.Streams)
         self.most_open = 0
         self.requests = 0
         self.refused = 0                   # connections over _MAX_OPEN, closed at once
@@ -146,6 +145,11 @@ class Web:
         self.told = 1                      # the version the held polls were woken for
         self._new_codes()
         self._reset_up()
+
+    @property
+    def streams(self):
+        """The phones' streams open."""
+        return len(self.sections.phones) if self.sections is not None else 0
 
     # ---------------------------------------------------------------- table side
     def _new_codes(self):

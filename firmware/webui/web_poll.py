@@ -222,7 +222,6 @@ async def _stream(web, w, seat):
     # the seat's display's mark (Screens.marks), its own keys (their texts' hashes); the
     # stream's end
     st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS)])
-    web.streams = len(st.phones)
     st.due.set()
     if st.task is None:
         st.task = asyncio.create_task(st.run(web))
@@ -331,7 +330,6 @@ class Streams:
 
     async def _drop(self, web, rec):
         self.phones.remove(rec)
-        web.streams = len(self.phones)
         web.open -= 1
         from .web import _close
         await _close(rec[_R_CONN])
