@@ -285,6 +285,14 @@ class Streams:
                     self.due.clear()
                     await self.due.wait()
                     web.slices = drvtime.count_up(web.slices)
+                # a round: the table's version now made once, then sent to every phone
+                # behind it, one after the other; a version the table moves to meanwhile
+                # waits for the next round (made anew for each phone, the round would never
+                # end while cards come). A seat's own keys are of the table as it is: sent
+                # only while that is still the round's version (a newer one could name a
+                # card the public keys do not hold yet), else in the next round.
+                await web.turn()
+                self.update(web)
                 n = len(phones)
                 start = self.first % n
                 self.first = start + 1
@@ -292,17 +300,10 @@ class Streams:
                     if k >= len(phones):
                         break              # (phones gone meanwhile)
                     rec = phones[(start + k) % len(phones)]
-                    if rec[_R_VERSION] == web.version:
+                    if rec[_R_VERSION] == self.version:
                         continue
                     await web.turn()
-                    if self.version != web.version:
-                        # the longest part, with the seat's own of the same version: then
-                        # the table may go before the message
-                        self.update(web)
-                        mine = self.own(web, rec)
-                        await web.turn()
-                    else:
-                        mine = self.own(web, rec)
+                    mine = self.own(web, rec) if web.version == self.version else b""
                     rec[_R_VERSION] = self.version
                     try:
                         await _send(web, rec[_R_CONN], self.message(rec, mine))

@@ -10,3 +10,6 @@ include(${MICROPY_BOARD_DIR}/../version.cmake)
 # (issue 43); each more object tried (objtype.c, objfun.c) cost heap and gained nothing.
 set(PONTOON_RAM_OBJECTS vm.c bc.c gc.c nlr.c nlrthumb.c runtime.c obj.c map.c)
 include(${MICROPY_BOARD_DIR}/../code_in_ram.cmake)
+# The SDK's division routines in SRAM too: every dict lookup (map.c, in SRAM) divides, and
+# from flash each call went through a veneer and missed the XIP cache
+list(APPEND MICROPY_DEF_BOARD PICO_DIVIDER_IN_RAM=1)
