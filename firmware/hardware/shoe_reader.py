@@ -268,6 +268,14 @@ class ShoeReader:
             return True
         return self._state[0] == _PENDING or self._state[1] == _PENDING
 
+    def waiting(self):
+        """True while urgent() only because the chip works on a command (a READ, a release)
+        whose answer is not ready yet (its IRQ line high): there is nothing to do for the
+        reader until it falls, so a short piece of other work may go meanwhile."""
+        step = self._step
+        return (step == _READING or step == _RELEASING) and self.irq is not None and \
+            not self._qn and not self.link.full and self.irq.value() == 1
+
     def settling(self):
         """True while the reader is on its way back to listening after a card it reported,
         its release held back (poll(hold), _HOLD_MS at most): the card's own display may go

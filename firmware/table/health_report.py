@@ -236,6 +236,9 @@ class MissingReader:
     def urgent(self):
         return False
 
+    def waiting(self):
+        return False
+
     def settling(self):
         return False
 

@@ -139,6 +139,7 @@ class Web:
         self.server = None
         self.stepping = False              # the table's loop runs (_table_loop)
         self.line = []                     # the parked connections' events, in line
+        self.shorts = []                   # those of short slices (turn(True)), in line
         self.owner = None                  # the task of the request under way: it goes on
                                            # before the others begin
         self.news = asyncio.Event()        # set at each new version: the held polls wake
@@ -393,15 +394,16 @@ class Web:
             if self.sections is not None:
                 self.sections.due.set()
 
-    def table_first(self):
+    def table_first(self, short=False):
         """Has the table work that goes before the connections'? Read off its bus turn
         (hardware/bus_turn.py): a card being read or waiting (the reader's IRQ says so at
         once), a press the buttons' timer has taken, the display of the event just taken
-        still owed."""
+        still owed. A `short` slice (a phone's message) may go while the reader only waits
+        for its chip's answer."""
         t = self.t
         bus = t.turn
         r = bus.reader
-        if r is not None and not bus.lent and r.urgent():
+        if r is not None and not bus.lent and r.urgent() and not (short and r.waiting()):
             return True
         b = bus.btn
         # (a queue only where a timer samples the buttons: elsewhere the loop's own pass
@@ -411,7 +413,7 @@ class Web:
         f = bus.own
         return f >= 0 and t.screens.dirty >> f & 1
 
-    async def turn(self):
+    async def turn(self, short=False):
         """A connection's next slice. The reader gets a look first (a card entering is
         found between two slices, not after a whole turn of them). The slice goes at once
         while the connections' share since the table's last step lasts (_SHARE_US) and no
@@ -436,9 +438,12 @@ class Web:
                 self.looked = now
             bus.service()
             mine = self.owner is me
-            if not self.table_first():
+            first = self.table_first()
+            if not first or short and not self.table_first(True):
                 fresh = not now or _us_diff(now, self.given) < _SHARE_US
-                if woken or fresh and (mine or not line):
+                # (while the reader waits for its chip a short slice passes the others in
+                # line: they wait for the table anyway)
+                if woken or fresh and (mine or not line or first):
                     self.owner = me
                     return
                 if fresh:
@@ -448,12 +453,16 @@ class Web:
                 line.insert(0, ev)         # a request under way goes on first
             else:
                 line.append(ev)
+            if short:
+                self.shorts.append(ev)
             self.parked = drvtime.count_up(self.parked)
             try:
                 await ev.wait()
             finally:
                 if ev in line:             # (cancelled in line: its request timed out)
                     line.remove(ev)
+                if ev in self.shorts:
+                    self.shorts.remove(ev)
             woken = True
 
     def give(self):
@@ -466,7 +475,12 @@ class Web:
             while line:
                 line.pop(0).set()
         elif self.table_first():
-            if line:
+            if self.shorts and not self.table_first(True):
+                ev = self.shorts.pop(0)    # the reader waits for its chip: a short slice
+                if ev in line:
+                    line.remove(ev)
+                ev.set()
+            elif line:
                 self.held_back = drvtime.count_up(self.held_back)
         elif line:
             line.pop(0).set()

@@ -302,7 +302,7 @@ class Streams:
                     rec = phones[(start + k) % len(phones)]
                     if rec[_R_VERSION] == self.version:
                         continue
-                    await web.turn()
+                    await web.turn(True)
                     mine = self.own(web, rec) if web.version == self.version else b""
                     rec[_R_VERSION] = self.version
                     try:
