@@ -178,8 +178,7 @@ class ShoeReader:
         self._tries = bytearray(2)
         self._last = bytearray(7)
         self._known = bytearray(_PLACE * known)  # the stickers known of `known` codes
-        self._has_last = False
-        self._ignore = False                     # ignore_field(): until the field is empty
+        self._has_last = self._ignore = False    # _ignore: ignore_field(), till it is empty
         self._resp = bytearray(2 * TARGET)       # listed targets (pn532_link.list_targets)
         self._q = array("b", (0, 0, 0, 0))       # event ring: card codes, or ANOMALY whose
         self._said = [None, None, None, None]    # (kind, line) is here
@@ -230,8 +229,7 @@ class ShoeReader:
         return code
 
     def rearm(self):
-        """Forget the last reported UID: the next time that card comes out it is reported
-        and the engine judges it (after a shuffle, a press, a new session: app.Table)."""
+        """Forget the last reported UID: it is reported again (a shuffle, a press: app.py)."""
         self._has_last = False
 
     def unwatched(self):
@@ -254,12 +252,15 @@ class ShoeReader:
         """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready."""
         self.link.wait(seconds)
 
-    def urgent(self):
+    def urgent(self, short=False):
         """True while a card is being read, a response waits or the chip is not listening
-        yet (after a card: its release, then the next listing): the controller holds its
-        display redraws back, so that the next card is found while the last is shown. A
-        reader that does not answer never holds the displays."""
+        yet (after a card: its release, the next listing): display redraws wait, so that the
+        next card is found while the last is shown; never for a reader that does not answer.
+        A `short` piece of other work goes while the chip works on a READ or a release."""
         step = self._step
+        if short and (step == _READING or step == _RELEASING) and self.irq is not None and \
+                not (self._qn or self.link.full or self.link.ready()):
+            return False
         if self._qn or step == _READING or self.link.full:     # (full: a frame asked again)
             return True
         if step != _LISTING:
@@ -267,14 +268,6 @@ class ShoeReader:
         if self.irq is not None and self.irq.value() == 0:
             return True
         return self._state[0] == _PENDING or self._state[1] == _PENDING
-
-    def waiting(self):
-        """True while urgent() only because the chip works on a command (a READ, a release)
-        whose answer is not ready yet (its IRQ line high): there is nothing to do for the
-        reader until it falls, so a short piece of other work may go meanwhile."""
-        step = self._step
-        return (step == _READING or step == _RELEASING) and self.irq is not None and \
-            not self._qn and not self.link.full and self.irq.value() == 1
 
     def settling(self):
         """True while the reader is on its way back to listening after a card it reported,
@@ -317,10 +310,9 @@ class ShoeReader:
         self._polled = t
 
     def service(self):
-        """poll()'s bus work for an answer that is waiting, without taking an event: the
-        controller calls it inside its longer passes (between building a display's lines and
-        sending its pages, after journaling an event), so that a card's READ goes out while
-        the card is still in the field; the card is taken by the next poll()."""
+        """poll()'s bus work for an answer that is waiting, without taking an event, inside
+        the controller's longer passes (between a display's lines and its pages, after a
+        journal write): a card's READ goes out while it is in the field; poll() takes it."""
         step = self._step
         # a release's answer waits for poll(): the pass may be drawing the card's display
         if self.irq is None or self._qn or step >= _RESEND or step == _IDLE or \

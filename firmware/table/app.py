@@ -450,6 +450,7 @@ class Table:
         while not self.stop:
             if not self.step():
                 self.reader.wait(0.001)      # wakes early when the PN532 has a frame ready
+        self.reader_unwatched()          # halted: no card is taken from here on
         self.screens.draw_all()
         self.session.close()
         h = self.house

@@ -233,10 +233,7 @@ class MissingReader:
     def service(self):
         pass
 
-    def urgent(self):
-        return False
-
-    def waiting(self):
+    def urgent(self, short=False):
         return False
 
     def settling(self):

@@ -403,7 +403,7 @@ class Web:
         t = self.t
         bus = t.turn
         r = bus.reader
-        if r is not None and not bus.lent and r.urgent() and not (short and r.waiting()):
+        if r is not None and not bus.lent and r.urgent(short):
             return True
         b = bus.btn
         # (a queue only where a timer samples the buttons: elsewhere the loop's own pass
