@@ -220,8 +220,8 @@ async def _stream(web, w, seat):
     await w.awrite(_HEAD_EVENTS)
     # what the phone was last sent: the version, the sections' stamp (-1: nothing yet),
     # the seat's display's mark (Screens.marks), its own keys (their texts' hashes); the
-    # stream's end
-    st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS)])
+    # stream's end; the deal its own keys are of
+    st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS), -1])
     st.due.set()
     if st.task is None:
         st.task = asyncio.create_task(st.run(web))
@@ -249,6 +249,7 @@ _R_SINCE = const(3)
 _R_MARK = const(4)
 _R_HASHES = const(5)                    # 5, 6, 7: PRIVATE's
 _R_ENDS = const(8)
+_R_DEAL = const(9)                      # the deal its own keys were made in
 
 
 class Streams:
@@ -285,12 +286,14 @@ class Streams:
                     self.due.clear()
                     await self.due.wait()
                     web.slices = drvtime.count_up(web.slices)
-                # a round: the table's version now made once, then sent to every phone
-                # behind it, one after the other; a version the table moves to meanwhile
-                # waits for the next round (made anew for each phone, the round would never
-                # end while cards come). A seat's own keys are of the table as it is: sent
-                # only while that is still the round's version (a newer one could name a
-                # card the public keys do not hold yet), else in the next round.
+                # a round: the table's version made once, then sent to every phone behind
+                # it, one after the other; a version the table moves to meanwhile waits
+                # for the next round (made anew for each phone, the round would never end
+                # while cards come). A seat's own keys are of the table as it is: once it
+                # has moved they wait for the next round (they could name a card the
+                # round's keys do not hold yet), unless the phone's are of an earlier deal:
+                # then the sections are made anew with them (its last deal's hand is not
+                # shown while the next is dealt, its cards perhaps in other hands)
                 await web.turn()
                 self.update(web)
                 n = len(phones)
@@ -303,13 +306,15 @@ class Streams:
                     if rec[_R_VERSION] == self.version:
                         continue
                     await web.turn(True)
-                    mine = self.own(web, rec) if web.version == self.version else b""
-                    rec[_R_VERSION] = self.version
-                    try:
-                        await _send(web, rec[_R_CONN], self.message(rec, mine))
-                    except Exception:  # noqa: BLE001 - the phone is gone
-                        web.errors = drvtime.count_up(web.errors)
-                        await self._drop(web, rec)
+                    if web.version == self.version:
+                        mine = self.own(web, rec)
+                    elif self._stale(web, rec):
+                        await web.turn()
+                        self.update(web)
+                        mine = self.own(web, rec)
+                    else:
+                        mine = b""
+                    await self._out(web, rec, mine)
                 if web.t.stop and not self._behind(web):
                     break                  # the last version is out
                 now = ticks_ms()
@@ -321,6 +326,15 @@ class Streams:
             self.task = None
             while phones:
                 await self._drop(web, phones[-1])
+
+    async def _out(self, web, rec, mine):
+        """The round's message to a phone, with `mine` (own())."""
+        rec[_R_VERSION] = self.version
+        try:
+            await _send(web, rec[_R_CONN], self.message(rec, mine))
+        except Exception:  # noqa: BLE001 - the phone is gone
+            web.errors = drvtime.count_up(web.errors)
+            await self._drop(web, rec)
 
     def _behind(self, web):
         v = web.version
@@ -365,6 +379,14 @@ class Streams:
                 self.at[i] = self.n
         self.version = web.version
 
+    def _stale(self, web, rec):
+        """Are the seat's own keys due and its phone's of an earlier deal (or none yet)?"""
+        seat = rec[_R_SEAT]
+        if not seat or (rec[_R_SINCE] >= 0 and web.t.screens.marks[seat - 1] == rec[_R_MARK]):
+            return False
+        e = web.t.e
+        return rec[_R_SINCE] < 0 or e is not None and e.deals != rec[_R_DEAL]
+
     def own(self, web, rec):
         """b', "key": JSON' of the seat's own keys that changed since its record's last
         message (b"" on the public page, or when its display was not marked since)."""
@@ -380,6 +402,8 @@ class Streams:
         # follow) what it shows may still change unmarked, so it is looked at again
         settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
         rec[_R_MARK] = mark if settled else -1
+        e = web.t.e
+        rec[_R_DEAL] = e.deals if e is not None else -1
         return _own(web.private(seat), rec, first)
 
     def message(self, rec, mine):

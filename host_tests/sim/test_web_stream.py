@@ -19,6 +19,7 @@ class _Screens:
 
 class _Engine:
     seats = 2
+    deals = 1
 
 
 class _Table:
