@@ -109,6 +109,7 @@ class Web:
         self.session_e = None
         self.up_from = bytearray(32)       # per hand slot: first face-up card, 255 none
         self.up_deal = -1
+        self.deals = 0                     # deals and sessions begun, a stamp each
         self.cut = []                      # [(seat, card name)] of the cut for the bank
         self.wrong = 0
         self.locked_until = 0              # a tick, when `locked`
@@ -158,6 +159,7 @@ class Web:
         self.tokens = [""] + [_random_hex(8) for _ in range(8)]
         self.session_e = self.t.e
         self.t.ui.codes = self.codes
+        self.deals = drvtime.count_up(self.deals)
 
     def tell_codes(self):
         """No display answers (a bare Pico W): the codes go on the serial line, for the
@@ -212,6 +214,7 @@ class Web:
         e = self.t.e
         if e.deals != self.up_deal:
             self.up_deal = e.deals
+            self.deals = drvtime.count_up(self.deals)
             self._reset_up()
             if e.deals:
                 self.cut = []
@@ -421,7 +424,9 @@ class Web:
         line go (Web.give), and each that reaches its next wait within the share hands on
         to the next. Nothing goes while the table has work that goes first (a card, a
         press, the own display: the bus turn says). However many requests are under way,
-        the table goes round after about one slice, and every request has its turn."""
+        the table goes round after about one slice, and every request has its turn. A
+        `short` slice (a phone's message) goes, ahead of the line, while the reader only
+        waits for its chip's answer."""
         t = self.t
         if not self.stepping:
             return                         # (no table loop: the history pages' tests)

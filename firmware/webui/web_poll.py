@@ -249,13 +249,13 @@ _R_SINCE = const(3)
 _R_MARK = const(4)
 _R_HASHES = const(5)                    # 5, 6, 7: PRIVATE's
 _R_ENDS = const(8)
-_R_DEAL = const(9)                      # the deal its own keys were made in
+_R_DEAL = const(9)                      # the deal its own keys were made in (Web.deals)
 
 
 class Streams:
     """Every phone's stream, served by one task (no task, no chain of coroutines a phone):
-    at each table version, each phone behind gets one message (the newest version when its
-    turn comes), a slice each, starting one further on at each round. The public answer's
+    at each table version a round, each phone behind getting one message (the round's
+    version), a slice each, starting one further on at each round. The public answer's
     keys are made once per table version, each '"key": JSON' stamped with the count of
     remakes (n) at which it last changed: a message holds the keys changed since the stamp
     its phone last sent (null for one gone), made once for all the phones that last sent
@@ -380,12 +380,12 @@ class Streams:
         self.version = web.version
 
     def _stale(self, web, rec):
-        """Are the seat's own keys due and its phone's of an earlier deal (or none yet)?"""
+        """Are the seat's own keys due and its phone's of an earlier deal or session (or
+        none yet)?"""
         seat = rec[_R_SEAT]
         if not seat or (rec[_R_SINCE] >= 0 and web.t.screens.marks[seat - 1] == rec[_R_MARK]):
             return False
-        e = web.t.e
-        return rec[_R_SINCE] < 0 or e is not None and e.deals != rec[_R_DEAL]
+        return rec[_R_SINCE] < 0 or rec[_R_DEAL] != web.deals
 
     def own(self, web, rec):
         """b', "key": JSON' of the seat's own keys that changed since its record's last
@@ -402,8 +402,7 @@ class Streams:
         # follow) what it shows may still change unmarked, so it is looked at again
         settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
         rec[_R_MARK] = mark if settled else -1
-        e = web.t.e
-        rec[_R_DEAL] = e.deals if e is not None else -1
+        rec[_R_DEAL] = web.deals
         return _own(web.private(seat), rec, first)
 
     def message(self, rec, mine):

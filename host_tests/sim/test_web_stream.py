@@ -19,7 +19,6 @@ class _Screens:
 
 class _Engine:
     seats = 2
-    deals = 1
 
 
 class _Table:
