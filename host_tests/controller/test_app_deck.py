@@ -258,3 +258,26 @@ def test_a_board_serving_phones_knows_no_stickers(tmp_path, monkeypatch):
     n = _reads(b)
     assert accepted(b.card("KS")) == ["* #6 card to seat 1 (face down)"]
     assert _reads(b) == n + 1
+
+
+def test_a_short_piece_of_other_work_goes_only_while_the_chip_works(tmp_path):
+    # ShoeReader.urgent(short): a phone's message (web.Web.turn(True)) may go while the
+    # PN532 works on a READ or a release, its answer not ready (IRQ high); never while an
+    # answer waits to be read or a card waits to be taken
+    b = Bench(str(tmp_path / "f"), settings=FIXED)
+    b.follow()
+    qh = b.deck.deal(b.deck.card_of("QH").code)
+    r = b.t.reader
+    b.world.pn532.put(qh.tag)
+    seen = set()
+    for _ in range(300):
+        b.t.step()
+        b.world.clock.advance_us(250)
+        short = r.urgent(True)
+        assert r.urgent() or not short
+        if r._qn or r.link.ready():
+            assert short, (r._step, r._qn)
+        seen.add((r.urgent(), short))
+        if b.t.nev:
+            break
+    assert b.t.nev == 1 and (True, False) in seen and (True, True) in seen, seen
