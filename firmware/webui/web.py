@@ -139,8 +139,8 @@ class Web:
         self.most_gap_us = 0               # a slice's) and the longest between two
         self.server = None
         self.stepping = False              # the table's loop runs (_table_loop)
-        self.line = []                     # the parked connections' events, in line
-        self.shorts = []                   # those of short slices (turn(True)), in line
+        self.line = []                     # the parked connections' events, in line (each
+                                           # .short: a short slice's, turn(True))
         self.owner = None                  # the task of the request under way: it goes on
                                            # before the others begin
         self.news = asyncio.Event()        # set at each new version: the held polls wake
@@ -454,20 +454,17 @@ class Web:
                 if fresh:
                     line.pop(0).set()      # the first in line goes; this one queues
             ev = asyncio.Event()
+            ev.short = short
             if woken or mine:
                 line.insert(0, ev)         # a request under way goes on first
             else:
                 line.append(ev)
-            if short:
-                self.shorts.append(ev)
             self.parked = drvtime.count_up(self.parked)
             try:
                 await ev.wait()
             finally:
                 if ev in line:             # (cancelled in line: its request timed out)
                     line.remove(ev)
-                if ev in self.shorts:
-                    self.shorts.remove(ev)
             woken = True
 
     def give(self):
@@ -480,12 +477,13 @@ class Web:
             while line:
                 line.pop(0).set()
         elif self.table_first():
-            if self.shorts and not self.table_first(True):
-                ev = self.shorts.pop(0)    # the reader waits for its chip: a short slice
-                if ev in line:
-                    line.remove(ev)
-                ev.set()
-            elif line:
+            if line and not self.table_first(True):
+                for ev in line:            # the reader waits for its chip: a short slice
+                    if ev.short:
+                        line.remove(ev)
+                        ev.set()
+                        return
+            if line:
                 self.held_back = drvtime.count_up(self.held_back)
         elif line:
             line.pop(0).set()

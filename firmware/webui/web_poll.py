@@ -382,22 +382,17 @@ class Streams:
     def _stale(self, web, rec):
         """Are the seat's own keys due and its phone's of an earlier deal or session (or
         none yet)?"""
-        seat = rec[_R_SEAT]
-        if not seat or (rec[_R_SINCE] >= 0 and web.t.screens.marks[seat - 1] == rec[_R_MARK]):
-            return False
-        return rec[_R_SINCE] < 0 or rec[_R_DEAL] != web.deals
+        return _due(web, rec) and (rec[_R_SINCE] < 0 or rec[_R_DEAL] != web.deals)
 
     def own(self, web, rec):
         """b', "key": JSON' of the seat's own keys that changed since its record's last
         message (b"" on the public page, or when its display was not marked since)."""
-        seat = rec[_R_SEAT]
-        if not seat:
+        if not _due(web, rec):
             return b""
+        seat = rec[_R_SEAT]
         sc = web.t.screens
         mark = sc.marks[seat - 1]
         first = rec[_R_SINCE] < 0
-        if mark == rec[_R_MARK] and not first:
-            return b""
         # settled once its display is drawn: until then (or with no seat displays to
         # follow) what it shows may still change unmarked, so it is looked at again
         settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
@@ -422,6 +417,13 @@ class Streams:
             part = self.part
         rec[_R_SINCE] = self.n
         return b"".join((b"data: {", part, mine, b"}\n\n"))
+
+
+def _due(web, rec):
+    """May a seat phone's own keys have changed: its first message, or its display marked
+    since its last (never on the public page)?"""
+    seat = rec[_R_SEAT]
+    return seat and (rec[_R_SINCE] < 0 or web.t.screens.marks[seat - 1] != rec[_R_MARK])
 
 
 def _own(keys, rec, every):
