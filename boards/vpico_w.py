@@ -94,10 +94,9 @@ class _Socket:
             if data.startswith(b"data: "):
                 # (no copy of the message on the heap: a socket's bytes go to the Wi-Fi
                 # stack's buffers, not to the Pico's heap)
-                out = sys.stdout.buffer
-                out.write(_WEBP[self.phone])
-                out.write(memoryview(data)[6:-2])
-                out.write(_STREAMED[self.phone])
+                sys.stdout.write("#webp %d " % self.phone)
+                sys.stdout.buffer.write(memoryview(data)[6:-2])
+                sys.stdout.write("\n#web %d 200 d\n" % self.phone)
         elif self.kind == _POLL and data:
             sys.stdout.write("#webp %d " % self.phone)
             sys.stdout.buffer.write(data)
@@ -171,9 +170,6 @@ class _HistorySocket(_Socket):
             self.net.history_done()
 
 
-# each phone's serial line's start, and a stream message's end (phone 0: the public page)
-_WEBP = tuple(b"#webp %d " % i for i in range(9))
-_STREAMED = tuple(b"\n#web %d 200 d\n" % i for i in range(9))
 _PAGE = 0
 _LOGIN = 1
 _POLL = 2

@@ -217,11 +217,18 @@ def serial_rate(run, lines=200):
     return lines / ((t1 - t0) / 1e9)
 
 
+def in_order(stimuli):
+    """The host's stimuli by their instants, those of one instant in the order they were
+    made: a finger's contact bounce is press, release, press within one instant, and
+    sorted by kind too its releases would come last, each measured as a press's end."""
+    return sorted(stimuli, key=lambda s: s[0])
+
+
 def latencies(run, kinds):
     """ms from each stimulus of `kinds` to the last display data byte written before the
     next stimulus (of any kind): what the person sees change because of it. Stimuli with
     no display write after them are left out."""
-    st = sorted(run.stimuli)
+    st = in_order(run.stimuli)
     allw = sorted(t for ws in run.writes.values() for t in ws)
     import bisect
     out = []
@@ -240,7 +247,7 @@ def press_latencies(run, flash_ops):
     stimulus: the first display drawn once the press was journaled (the seat that acted:
     the controller draws it first), or, for a press that journals nothing (a menu), the
     first display drawn after it. Presses that changed no display are left out."""
-    st = sorted(run.stimuli)
+    st = in_order(run.stimuli)
     programs = sorted(o[4] for o in flash_ops if o[0] == "p")
     import bisect
     out = []
@@ -265,7 +272,7 @@ def press_latencies(run, flash_ops):
 def player_cards(run, driver, events):
     """(ns its tag entered the field, event index, seat, ns of the last data byte written to
     its seat's display before the next stimulus) of each player card that reached it."""
-    st = sorted(run.stimuli)
+    st = in_order(run.stimuli)
     out = []
     for k, (t0, kind, ev) in enumerate(st):
         if kind != "card" or ev < 0 or ev >= len(events):
@@ -444,11 +451,12 @@ def boot_probe(flash, head, events, firmware=None):
 
 
 def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmware=None,
-            flash_times=None):
+            flash_times=None, probes=True):
     """Every row of the goal table, from the virtual Pico running `firmware` (the shoe's
     frozen UF2 by default, or "stock": the .mpy files on MicroPython's own UF2); every
     flash erase and program takes the W25Q16JV's typical time, or with flash_times="max"
-    the datasheet's maximum."""
+    the datasheet's maximum. probes=False: the sessions' rows only (no serial rate, tag
+    mode, engine, seal or boot probe: their figures None)."""
     import time
     t_wall = time.monotonic()
     tmp = tempfile.mkdtemp(prefix="bench-pico-")
@@ -484,28 +492,33 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         reads = read_times(run)
         ops = p.flash_ops[flash0:]
         run.driver = None
-        serial = serial_rate(run)
+        serial = serial_rate(run) if probes else None
         # a tag-mode run: check the deck with one card on the reader, then stop
         n = len(run.lines)
-        run.send("tags check")
-        run.run(lambda r: r.saw("ok tags check", n), max_s=p.emulated_now() + 10)
-        from boards.simdev.deck import card_sticker
-        tag = card_sticker("AS")             # the deck's AS: its one sticker
-        p.deal(tag)
-        p.run_for(1.0)
-        p.remove(tag)
-        run.send("tags stop")
-        run.run(lambda r: r.saw("ok tags stop", n), max_s=p.emulated_now() + 10)
-        p.run_for(0.5)
+        if probes:
+            run.send("tags check")
+            run.run(lambda r: r.saw("ok tags check", n), max_s=p.emulated_now() + 10)
+            from boards.simdev.deck import card_sticker
+            tag = card_sticker("AS")             # the deck's AS: its one sticker
+            p.deal(tag)
+            p.run_for(1.0)
+            p.remove(tag)
+            run.send("tags stop")
+            run.run(lambda r: r.saw("ok tags stop", n), max_s=p.emulated_now() + 10)
+            p.run_for(0.5)
         run.take_output()
         heap = heap_lines(run.halt())
         free, block = run.mem_info()
-        eevents, eavg, emax, eallocs = engine_probe_sessions(run, heads)
-        seal = seal_probe(run, heads)
+        eevents = eavg = emax = eallocs = seal = None
+        boot_ms = boot_alone_ms = boot_events = boot_said = None
+        if probes:
+            eevents, eavg, emax, eallocs = engine_probe_sessions(run, heads)
+            seal = seal_probe(run, heads)
         head, events = heads[0]
         run.close()
-        boot_ms, boot_alone_ms, boot_events, boot_said = boot_probe(flash, head, events,
-                                                                    firmware=firmware)
+        if probes:
+            boot_ms, boot_alone_ms, boot_events, boot_said = boot_probe(flash, head, events,
+                                                                        firmware=firmware)
         return {
             "deals": deals or 8, "heap_peak": heap.get("peak", 0),
             "lowest_free": heap.get("lowest_free", 0), "free_end": free, "block": block,

@@ -53,6 +53,21 @@ def sleep(seconds):
         time.sleep(seconds)
 
 
+try:
+    from machine import idle as _wfe      # the rp2: WFE until an interrupt, a ms at most
+except ImportError:
+    _wfe = None
+
+
+def idle():
+    """Sleep until the next interrupt (the button timer's, USB's), a millisecond at most: on
+    the Pico the CPU stops instead of polling (a simulated clock moves a tenth of a ms)."""
+    if _clock is None and _wfe is not None:
+        _wfe()
+    else:
+        sleep(0.0001)
+
+
 def ticks_ms():
     if _clock is not None:
         return _clock.ticks_ms() & TICKS_MAX

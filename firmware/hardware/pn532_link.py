@@ -255,10 +255,12 @@ class Link:
             self.silent = False
         return r
 
-    def wait(self, seconds):
+    def wait(self, seconds, listing=False):
         """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready (its IRQ
         pin), so a response is read the moment it is there. A simulated IRQ pin offers
-        wait_low(us); a real one is polled."""
+        wait_low(us); a real one is polled, often while an answer is due; while the chip
+        only lists (a tag entering is awaited) the CPU sleeps between looks instead
+        (drvtime.idle: no pin may take an interrupt to wake it, see boards/pico.py)."""
         irq = self.irq
         if irq is None:
             drvtime.sleep(seconds)
@@ -269,4 +271,7 @@ class Link:
             return
         end = drvtime.ticks_add(drvtime.ticks_ms(), int(seconds * 1000))
         while irq.value() and drvtime.ticks_diff(end, drvtime.ticks_ms()) > 0:
-            drvtime.sleep(0.0001)
+            if listing:
+                drvtime.idle()
+            else:
+                drvtime.sleep(0.0001)

@@ -250,7 +250,7 @@ class ShoeReader:
 
     def wait(self, seconds):
         """Sleep up to `seconds`, waking as soon as the PN532 has a frame ready."""
-        self.link.wait(seconds)
+        self.link.wait(seconds, self._step == _LISTING)
 
     def urgent(self, short=False):
         """True while a card is being read, a response waits or the chip is not listening
