@@ -516,6 +516,8 @@ def main(argv=None):
     if a.out is None:
         a.out = os.path.join(ROOT, "out", "bench", "card_timeline%s.png" % (
             "_w" if a.board == "pico_w" else ""))
+    elif not a.out.lower().endswith(".png"):     # (said now, not after minutes of emulation)
+        ap.error("--out: the picture is a PNG file, its name ends .png: %s" % a.out)
     if a.board == "pico_w":
         return main_w(a)
     try:

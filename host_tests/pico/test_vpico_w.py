@@ -17,7 +17,8 @@ SEATS = 8
 HELD_CARD_AVG_MS = 44.0
 HELD_CARD_P95_MS = 66.0
 HELD_CARD_MAX_MS = 88.0
-HELD_BUTTON_MS = 150.0
+# (a finger's contact bounce is no longer measured as a press's end: 62 ms, 162 before)
+HELD_BUTTON_MS = 120.0
 HELD_BUTTON_P99_MS = 73.0
 # (the longest gap is while the phones load their pages, microdot's slices; before the
 # halt stopped counting, the drain after it was counted too: up to 94 ms)
@@ -132,7 +133,7 @@ def test_cards_reach_their_seat_displays_within_the_held_limits(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: a card reaches its seat's OLED in about "
-                   "39 / 56 / 71 ms (avg / p95 / max) with nine phones served")
+                   "39 / 55 / 83 ms (avg / p95 / max) with nine phones served")
 def test_cards_reach_their_seat_displays_within_the_goals(played):
     avg, p95, most = _cards(played)
     assert avg <= B.GOALS["card_avg"] and p95 <= B.GOALS["card_p95"] and \
@@ -142,14 +143,14 @@ def test_cards_reach_their_seat_displays_within_the_goals(played):
 def test_a_button_release_shows_within_the_held_limit(played):
     b = played["buttons"]
     assert len(b) >= 100, b
-    # a few presses wait far longer than the rest (71 to 105 ms across builds, p99 55 to
-    # 72 ms): both bounds held, the worst moves with where code sits in flash
+    # a few presses wait far longer than the rest (p99 55 to 72 ms across builds): both
+    # bounds held, the worst moves with where code sits in flash
     assert max(b) <= HELD_BUTTON_MS and B.percentile(b, 0.99) <= HELD_BUTTON_P99_MS, (
         max(b), B.percentile(b, 0.99))
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: a button's display is drawn up to about "
-                   "78 ms after its release with nine phones served (a few presses: p99 63 ms)")
+                   "62 ms after its release with nine phones served (a few presses: p99 60 ms)")
 def test_a_button_release_shows_within_its_goal(played):
     assert max(played["buttons"]) <= B.GOALS["button_max"], max(played["buttons"])
 
@@ -158,7 +159,7 @@ def test_the_reader_is_polled_within_the_held_limit(played):
     assert 0 <= played["poll_gap_ms"] <= HELD_READER_GAP_MS, played["poll_gap_ms"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 43: the reader goes up to 48 ms without a poll, while "
+@pytest.mark.xfail(strict=True, reason="issue 43: the reader goes up to 49 ms without a poll, while "
                    "the phones load their pages (microdot's slices: a table pass and a turn of "
                    "slices come between two looks)")
 def test_the_reader_is_polled_within_its_goal(played):
@@ -177,7 +178,7 @@ def test_every_phone_sees_each_event_within_the_held_limits(played):
 
 
 @pytest.mark.xfail(strict=True, reason="issue 43: an event reaches every phone in about "
-                   "320 ms at the 95th percentile, 660 ms at most (a round of nine messages "
+                   "290 ms at the 95th percentile, 600 ms at most (a round of nine messages "
                    "and the version's sections cost ~55 ms, and wait their turn after the "
                    "table's: a card every ~70 ms in the deal's first round)")
 def test_every_phone_sees_each_event_within_the_goals(played):

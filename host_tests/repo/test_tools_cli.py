@@ -53,7 +53,7 @@ BAD = {
     "bench_engine.py": [["--seats", "1"], ["--repeat", "0"]],
     "bench_hw.py": [["--freq", "0"], ["--freq"]],
     "card_timeline.py": [["--seats", "9"], ["--events", "0"], ["--seed", "x"],
-                         ["--board", "pico_x"]],
+                         ["--board", "pico_x"], ["--out", "/tmp/timeline"]],
     "dealer.py": [["--sessions", "0"], ["--rate", "2"], ["--rate", "x"], ["--seats", "9"]],
     "fault_campaign.py": [["--sessions", "0"], ["--faults", "x"], ["--seats", "9"]],
     "deploy.py": [["--listing", "x.txt"], ["--port"], ["--port", "/dev/ttyNOPE"],
