@@ -217,6 +217,22 @@ def serial_rate(run, lines=200):
     return lines / ((t1 - t0) / 1e9)
 
 
+def tag_mode_run(run):
+    """A tag-mode run: check the deck with one card on the reader, then stop."""
+    from boards.simdev.deck import card_sticker
+    p = run.p
+    n = len(run.lines)
+    run.send("tags check")
+    run.run(lambda r: r.saw("ok tags check", n), max_s=p.emulated_now() + 10)
+    tag = card_sticker("AS")                 # the deck's AS: its one sticker
+    p.deal(tag)
+    p.run_for(1.0)
+    p.remove(tag)
+    run.send("tags stop")
+    run.run(lambda r: r.saw("ok tags stop", n), max_s=p.emulated_now() + 10)
+    p.run_for(0.5)
+
+
 def in_order(stimuli):
     """The host's stimuli by their instants, those of one instant in the order they were
     made: a finger's contact bounce is press, release, press within one instant, and
@@ -493,19 +509,8 @@ def measure(seats=8, seed=1, deals=0, sessions=3, log=print, flash=None, firmwar
         ops = p.flash_ops[flash0:]
         run.driver = None
         serial = serial_rate(run) if probes else None
-        # a tag-mode run: check the deck with one card on the reader, then stop
-        n = len(run.lines)
         if probes:
-            run.send("tags check")
-            run.run(lambda r: r.saw("ok tags check", n), max_s=p.emulated_now() + 10)
-            from boards.simdev.deck import card_sticker
-            tag = card_sticker("AS")             # the deck's AS: its one sticker
-            p.deal(tag)
-            p.run_for(1.0)
-            p.remove(tag)
-            run.send("tags stop")
-            run.run(lambda r: r.saw("ok tags stop", n), max_s=p.emulated_now() + 10)
-            p.run_for(0.5)
+            tag_mode_run(run)
         run.take_output()
         heap = heap_lines(run.halt())
         free, block = run.mem_info()

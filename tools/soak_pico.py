@@ -34,22 +34,6 @@ def flash_left(run):
     return int(out.split()[out.split().index("flash") + 1])
 
 
-def tag_mode_run(run, n):
-    from boards.simdev.deck import card_sticker
-    p = run.p
-    k = len(run.lines)
-    run.send("tags check")
-    run.run(lambda r: r.saw("ok tags check", k), max_s=p.emulated_now() + 10)
-    tag = card_sticker("AS")                 # the deck's AS: its one sticker
-    p.deal(tag)
-    p.run_for(1.0)
-    p.remove(tag)
-    run.send("tags stop")
-    run.run(lambda r: r.saw("ok tags stop", k), max_s=p.emulated_now() + 10)
-    run.p.run_for(0.5)
-    run.take_output()
-
-
 
 def main(argv):
     ap = cli.ArgumentParser(prog="soak_pico.py", description="Sessions back to back on the virtual Pico.")
@@ -119,7 +103,8 @@ def soak(a):
             run.run(lambda r: d.done)
             if d.errors:
                 raise RuntimeError("session %d: refusals %s" % (k + 1, d.errors[:3]))
-            tag_mode_run(run, k)
+            B.tag_mode_run(run)
+            run.take_output()
             heap = B.heap_lines(run.halt())
             free, block = run.mem_info()
             left = flash_left(run)
