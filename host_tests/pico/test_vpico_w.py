@@ -20,9 +20,9 @@ HELD_CARD_MAX_MS = 88.0
 # (a finger's contact bounce is no longer measured as a press's end: 62 ms, 162 before)
 HELD_BUTTON_MS = 120.0
 HELD_BUTTON_P99_MS = 73.0
-# (the longest gap is while the phones load their pages, microdot's slices; before the
-# halt stopped counting, the drain after it was counted too: up to 94 ms)
-HELD_READER_GAP_MS = 60
+# (up to 49 ms while the phones loaded their pages, microdot parsing a request's whole head
+# in one slice; 39 to 41 ms since each line of it is a slice)
+HELD_READER_GAP_MS = 48
 # (the phones follow the table with what it leaves: a round of messages, one table version
 # each, a phone's message going while the reader waits for its chip; docs/DEVELOPING.md)
 HELD_PHONE_P95_MS = 380.0
@@ -159,11 +159,13 @@ def test_the_reader_is_polled_within_the_held_limit(played):
     assert 0 <= played["poll_gap_ms"] <= HELD_READER_GAP_MS, played["poll_gap_ms"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 43: the reader goes up to 49 ms without a poll, while "
-                   "the phones load their pages (microdot's slices: a table pass and a turn of "
-                   "slices come between two looks)")
+@pytest.mark.xfail(strict=True, reason="issue 43: the reader goes up to 39 to 41 ms without a "
+                   "poll, inside its goal (40 ms) by a hair at best: the pass that takes a card, "
+                   "draws its display and says the prompt, or a round's sections with a seat's keys")
 def test_the_reader_is_polled_within_its_goal(played):
-    assert 0 <= played["poll_gap_ms"] <= B.GOALS["reader_gap"], played["poll_gap_ms"]
+    """At the goal with its 10% room: a gap met by a hair moves with any edit."""
+    assert 0 <= played["poll_gap_ms"] <= B.GOALS["reader_gap"] * (1 - B.ROOM), \
+        played["poll_gap_ms"]
 
 
 def _phones(played):
