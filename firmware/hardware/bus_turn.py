@@ -6,6 +6,8 @@
 #   2. Except the display of the event just taken (`own`: a card's seat, a stake's): it
 #      goes out whole before the reader's release, which waits meanwhile (the reader is
 #      settling, for a bounded hold: a card entering then is found by the next listing).
+#      An amount entered shows on the banker's display too (`then`): it is looked at
+#      next, before the displays still owed from earlier and before the phones' work.
 #   3. Between two pages of any display the reader gets a look, and a card that waits or a
 #      press sends the loop round first (the rest of the display follows).
 #   4. While the tag mode runs it has the reader to itself (`lent`).
@@ -17,12 +19,22 @@ class BusTurn:
         self.btn = None                  # the buttons: a press that waits
         self.lent = False                # the tag mode has the reader (tag_run.py)
         self.own = -1                    # the display an event concerns: it goes first
+        self.then = -1                   # and the one that follows it (a press's)
         self.drawing_own = False         # the display being drawn is that one
         self.between_pages = self._between_pages   # one bound method, made once
 
-    def goes_first(self, i):
-        """Display i (-1: none) is the one the event just taken concerns."""
+    def goes_first(self, i, then=-1):
+        """Display i (-1: none) is the one the event just taken concerns; display `then`
+        (-1: none) is looked at right after it."""
         self.own = i
+        self.then = then
+
+    def owed(self, dirty):
+        """Is a display of the event just taken still to be looked at (`dirty`: the
+        displays waiting)? Other work waits for it."""
+        f = self.own
+        g = self.then
+        return f >= 0 and dirty >> f & 1 or g >= 0 and dirty >> g & 1
 
     def release_waits(self, dirty):
         """The loop's question before it polls: the reader's release is put off while the

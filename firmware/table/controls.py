@@ -122,7 +122,7 @@ class Controls:
         sc.mark(BANKER_DISPLAY)
         if m.seat:
             sc.mark(m.seat - 1)
-            self.t.turn.goes_first(m.seat - 1)
+            self.t.turn.goes_first(m.seat - 1, BANKER_DISPLAY)
 
     def push(self, mode):
         """A mode a button opened goes on top (in place of any such mode before it)."""

@@ -117,14 +117,19 @@ class Screens:
             return False
         i = turn.own
         if i < 0 or not d & (1 << i):
-            i = self.second
-            self.second = -1
+            i = turn.then
             if i < 0 or not d & (1 << i):
-                i = 0
-                while not d & (1 << i):
-                    i += 1
+                i = self.second
+                self.second = -1
+                if i < 0 or not d & (1 << i):
+                    i = 0
+                    while not d & (1 << i):
+                        i += 1
         own = turn.drawing_own = i == turn.own
         turn.own = -1
+        g = turn.then
+        if g >= 0 and (g == i or not d >> g & 1):
+            turn.then = -1
         self.dirty &= ~(1 << i)
         if i == self.held and self.gen == self.held_gen:
             hl = self.held_hl            # the rest of an interrupted display: buf holds

@@ -413,8 +413,7 @@ class Web:
         # does, and pending() is always true)
         if b is not None and hasattr(b, "head") and b.pending():
             return True
-        f = bus.own
-        return f >= 0 and t.screens.dirty >> f & 1
+        return bus.owed(t.screens.dirty)
 
     async def turn(self, short=False):
         """A connection's next slice. The reader gets a look first (a card entering is

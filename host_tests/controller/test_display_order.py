@@ -114,3 +114,47 @@ def test_a_waiting_press_or_card_sends_the_loop_round_between_pages(bench):
     bench.settle(5)                              # the loop takes what the reader found
     passes, _ = redraw_whole(t, 4)
     assert passes == 1
+
+
+def test_a_press_looks_at_its_seat_display_then_the_banker_display_first(bench):
+    """An amount entered shows on the seat's display and may on the banker's: the seat's
+    is looked at first, the banker's next (BusTurn.then), before the displays still owed
+    from earlier, and the phones' work waits till both are (web.Web.table_first:
+    BusTurn.owed). Issue 43: the banker's display waited behind four displays owed from a
+    stake, each a pass and a turn of the phones' slices: 62 ms after the press."""
+    import simtable as S
+    t = bench.t
+    m = t.ui.mode
+    seat = m.seat
+    assert seat >= 1
+    before = m.value
+    looked = []
+    lines = t.screens.lines
+
+    def counted(i):
+        looked.append(i)
+        return lines(i)
+    t.screens.lines = counted
+    moved = t.controls.entry_moved
+
+    def owed_then_moved():
+        t.screens.mark_some(0b1101)             # displays still owed from earlier
+        moved()
+    t.controls.entry_moved = owed_then_moved
+    pin = bench.world.buttons[S.B["PLUS"]]
+    pin.press()
+    bench.settle(70)
+    del looked[:]
+    pin.release()
+    owed = []
+    for _ in range(60):
+        t.step()
+        owed.append(t.turn.owed(t.screens.dirty))
+        bench.world.clock.advance_us(1000)
+        if m.value != before and not t.screens.dirty:
+            break
+    assert m.value != before                     # the press was taken
+    assert looked[:2] == [seat - 1, 8] and sorted(looked[2:]) == [0, 2, 3], looked
+    first = owed.index(True)
+    assert False not in owed[first:owed.index(False, first)]
+    assert t.turn.then == -1 and t.turn.own == -1 and not t.turn.owed(t.screens.dirty)
