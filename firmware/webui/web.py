@@ -514,7 +514,7 @@ class _Connection:
             self.again = None
             return line
         # a request starts when the table lets it, and each line of its head is a slice
-        # of its own (microdot parsing a whole head in one held the reader off ~40 ms)
+        # of its own (a whole head's parsing was the phones' longest hold on the reader)
         await self.web.turn()
         line = self._take(await self.r.readline())
         if len(line) > _LINE_MAX:
@@ -636,7 +636,7 @@ class Front:
 
     async def _make_app(self):
         """microdot's modules, the pages' and the app's routes, each in a slice of its own
-        (made in one they held the reader off ~30 ms); another request may make it
+        (made in one, the reader waited for all of it); another request may make it
         meanwhile."""
         web = self.web
         import microdot.microdot  # noqa: F401
