@@ -22,7 +22,7 @@ HELD_CARD_MAX_MS = 88.0
 HELD_BUTTON_MS = 80.0
 HELD_BUTTON_P99_MS = 73.0
 # (up to 49 ms while the phones loaded their pages, microdot parsing a request's whole head
-# in one slice; 39 to 41 ms since each line of it is a slice)
+# in one slice; 39 to 40 ms since each line of it is a slice)
 HELD_READER_GAP_MS = 48
 # (the phones follow the table with what it leaves: a round of messages, one table version
 # each, a phone's message going while the reader waits for its chip; docs/DEVELOPING.md)
