@@ -32,6 +32,18 @@ def record(t):
     return log
 
 
+def looked_at(t):
+    """Log each display whose lines are built (a display looked at): its index."""
+    looked = []
+    lines = t.screens.lines
+
+    def counted(i):
+        looked.append(i)
+        return lines(i)
+    t.screens.lines = counted
+    return looked
+
+
 def test_the_display_the_event_concerns_goes_first(bench):
     t = bench.t
     log = record(t)
@@ -48,13 +60,7 @@ def test_the_display_the_event_concerns_goes_first(bench):
 
 def test_an_interrupted_display_is_not_built_again_for_each_page(bench):
     t = bench.t
-    calls = []
-    lines = t.screens.lines
-
-    def counted(i):
-        calls.append(i)
-        return lines(i)
-    t.screens.lines = counted
+    calls = looked_at(t)
     t.screens.disp.redraw(2)                     # seat 3's display forgets what it shows:
     t.screens.hashes[2] = 0                      # all 8 pages go again, a write a pass
     t.screens.mark(2)
@@ -128,13 +134,7 @@ def test_a_press_looks_at_its_seat_display_then_the_banker_display_first(bench):
     seat = m.seat
     assert seat >= 1
     before = m.value
-    looked = []
-    lines = t.screens.lines
-
-    def counted(i):
-        looked.append(i)
-        return lines(i)
-    t.screens.lines = counted
+    looked = looked_at(t)
     moved = t.controls.entry_moved
 
     def owed_then_moved():
