@@ -644,6 +644,19 @@ def web_probe(run):
     return [int(x) for x in words[i + 1:i + 11]]
 
 
+# RP2040 datasheet 2.10.7: VREG_AND_CHIP_RESET.VREG, its VSEL (bits 7:4) the core's voltage
+VSEL_VOLTS = {0b1011: 1.10, 0b1100: 1.15}
+CLOCK_PROBE = ("import machine\nprint('clock', machine.freq(), "
+               "machine.mem32[0x40064000] >> 4 & 15)\n")
+
+
+def clock_probe(run):
+    """(clk_sys in Hz, the core regulator's VSEL) as the firmware left them."""
+    words = run.exec(CLOCK_PROBE).split()
+    i = words.index("clock")
+    return int(words[i + 1]), int(words[i + 2])
+
+
 def history_alone(run):
     """(heap the standings' answer holds at its most, after a collection at each piece;
     its bytes; the longest piece to make, emulated us: a slice of the connection's task),
@@ -728,11 +741,12 @@ def measure_w(seats=8, seed=1, log=print, flash=None):
         free, block = run.mem_info()
         alone = history_alone(run)
         probe = web_probe(run)
+        clock_hz, vsel = clock_probe(run)
         run.close()
         hist = [x.split()[1:] for x in run.lines if x.startswith("#hist ")]
         return {"history": [(path, int(st), int(n), sha) for path, st, n, sha in hist],
                 "kept": kept,
-                "history_alone": alone, "web_probe": probe,
+                "history_alone": alone, "web_probe": probe, "clock_hz": clock_hz, "vsel": vsel,
                 "heap_peak": heap.get("peak", 0), "lowest_free": heap.get("lowest_free", 0),
                 "free_end": free, "block": block, "answers": run.web, "lines": run.lines,
                 "cards": cards, "buttons": buttons, "buttons_all": buttons_all,
@@ -902,6 +916,9 @@ def w_rows(r):
               ">= %s" % _kb(GOALS["w_block"]), r["block"] >= GOALS["w_block"],
               room(r["block"], GOALS["w_block"], most=False) if r["block"] >= GOALS["w_block"]
               else _by(r["block"] / 1024, GOALS["w_block"] / 1024, "KB"))
+    print("  the Pico W's CPU: %d MHz, its core at %s V (the RP2040's fastest supported clock, "
+          "boards/uf2/RPI_PICO_W)" % (r["clock_hz"] // 1000000,
+                                       VSEL_VOLTS.get(r["vsel"], "VSEL %d" % r["vsel"])))
     ok &= speed_rows(r)
     ph = r["phones"]
     p95, pmx = percentile(ph, .95), max(ph)

@@ -52,7 +52,6 @@ const FLASH_TIMES = {
   typical: { erase: 45e6, program: 0.4e6 },
   max: { erase: 400e6, program: 3e6 },
 };
-const CYCLE_NS = 1e9 / 125e6;
 const PN532_IRQ_PIN = 6;
 const PN532_RESET_PIN = 7;
 const SDA_PIN = 4;                // I2C0 (boards/pico.py SDA, SCL)
@@ -66,13 +65,16 @@ const SCL_PIN = 5;
 // at clk_sys / 2 in quad I/O continuous-read mode (0xEB, mode bits 0xA0: no command byte per
 // transfer). A line fill is 24 address + 8 mode bits over 4 lines (8 SCK), 4 dummy SCK and
 // 64 data bits (16 SCK): 28 SCK = 56 clk_sys, plus chip-select and SSI FIFO turnaround,
-// taken as 4 cycles: MISS_CYCLES 60. An uncached 32-bit read moves 32 data bits: 8 + 4 + 8 =
-// 20 SCK = 40 + 4 cycles. Left out: the streaming FIFO and DMA from flash (unused here), the
+// taken as 4 cycles: 60. An uncached 32-bit read moves 32 data bits: 8 + 4 + 8 =
+// 20 SCK = 40 + 4 cycles. The SCK divider is the one the firmware set (SSI BAUDR: MicroPython
+// sets it from clk_sys, 2 up to 266 MHz with this flash). Left out: the streaming FIFO and DMA from flash (unused here), the
 // M0+'s prefetch overlapping a miss with execution, and bus contention with the USB/DMA.
 const XIP_LINES = 16384 / 8;
 const XIP_SETS = XIP_LINES / 2;
-const MISS_CYCLES = 60;
-const UNCACHED_CYCLES = 44;
+const MISS_SCK = 28;
+const UNCACHED_SCK = 20;
+const SSI_TURNAROUND_CYCLES = 4;
+let sckDivider = () => 2;          // the SSI's, once the chip exists (below)
 const XIP_CTRL_FLUSH = 0x14000004;
 const xipTag = new Int32Array(XIP_LINES).fill(-1);   // [set * 2 + way] = line >> 10
 const xipLru = new Uint8Array(XIP_SETS);             // the way to replace next
@@ -92,7 +94,8 @@ function xipProfileSave(force) {
 function xipRead(address, bytes) {
   const alias = (address >>> 24) & 3;
   if (alias >= 2) {               // the cache is not looked at
-    stallCycles += bytes > 4 ? 2 * UNCACHED_CYCLES : UNCACHED_CYCLES;
+    const uncached = UNCACHED_SCK * sckDivider() + SSI_TURNAROUND_CYCLES;
+    stallCycles += bytes > 4 ? 2 * uncached : uncached;
     xipMisses++;
     return;
   }
@@ -102,7 +105,7 @@ function xipRead(address, bytes) {
   const i = set << 1;
   if (xipTag[i] === tag) { xipLru[set] = 1; return; }
   if (xipTag[i + 1] === tag) { xipLru[set] = 0; return; }
-  stallCycles += MISS_CYCLES;
+  stallCycles += MISS_SCK * sckDivider() + SSI_TURNAROUND_CYCLES;
   xipMisses++;
   if (xipProfile) xipProfile[(address & 0xffffff) >>> 6]++;
   if (alias === 0) {
@@ -226,6 +229,11 @@ const args = parseArgs(process.argv.slice(2));
 const ERASE_NS = FLASH_TIMES[args['flash-times']].erase;
 const PROGRAM_NS = FLASH_TIMES[args['flash-times']].program;
 const mcu = new RP2040();
+// A cycle's time follows clk_sys as the firmware sets it (the Pico W's UF2 runs at 200 MHz)
+let cycleNs = 1e9 / mcu.clkSys;
+mcu.addClockListener((hz) => { cycleNs = 1e9 / hz; });
+const ssi = mcu.peripherals[0x18000];
+sckDivider = () => ssi.baudr || 2;
 // rp2040js logs to stdout, which is the pipe: only errors, and to stderr
 mcu.logger = {
   debug() {}, info() {}, warn() {},
@@ -260,14 +268,28 @@ mcu.core.PC = 0x10000000;        // boot2 at the start of flash, as the ROM woul
 // and the host starts another from the same flash, the emulated clock going on, with what
 // a watchdog reset keeps: the watchdog's REASON and SCRATCH0..7. The TIMER block restarts
 // from 0 (it is reset too). VREG_AND_CHIP_RESET.CHIP_RESET reads HAD_POR: no chip-level
-// reset came since power-on (the RUN pin and the debugger are not emulated).
+// reset came since power-on (the RUN pin and the debugger are not emulated). Its VREG register
+// (2.10.7) keeps what the firmware writes (the Pico W's UF2 raises VSEL for 200 MHz), from
+// its power-on value (EN, VSEL 1.10 V); ROK (the regulator's output in regulation) reads 1.
 const watchdog = mcu.peripherals[0x40058];
 const HAD_POR = 1 << 8;
 const CHIP_RESET = 0x8;
+const VREG = 0x0;
+const VREG_ROK = 1 << 12;
 {
   const chipReset = mcu.peripherals[0x40064];
   const read = chipReset.readUint32.bind(chipReset);
-  chipReset.readUint32 = (offset) => (offset === CHIP_RESET ? HAD_POR : read(offset));
+  const write = chipReset.writeUint32.bind(chipReset);
+  let vreg = 0xb1;
+  chipReset.readUint32 = (offset) => {
+    if (offset === CHIP_RESET) return HAD_POR;
+    if (offset === VREG) return vreg | VREG_ROK;
+    return read(offset);
+  };
+  chipReset.writeUint32 = (offset, value) => {
+    if (offset === VREG) vreg = value & 0xf3;
+    else write(offset, value);
+  };
 }
 if (args['start-ns'] !== undefined) {
   const startNs = parseInt(args['start-ns'], 10);
@@ -683,10 +705,10 @@ function run(until) {
       }
     }
     if (stallCycles) {
-      xipStallNs += stallCycles * CYCLE_NS;
-      clock.tick((cycles + stallCycles) * CYCLE_NS);
+      xipStallNs += stallCycles * cycleNs;
+      clock.tick((cycles + stallCycles) * cycleNs);
     } else {
-      clock.tick(cycles * CYCLE_NS);
+      clock.tick(cycles * cycleNs);
     }
   }
   if (cutAt >= 0 && clock.nanos >= cutAt) powerGone('-', 0, 0, 0);

@@ -13,3 +13,8 @@ include(${MICROPY_BOARD_DIR}/../code_in_ram.cmake)
 # The SDK's division routines in SRAM too: every dict lookup (map.c, in SRAM) divides, and
 # from flash each call went through a veneer and missed the XIP cache
 list(APPEND MICROPY_DEF_BOARD PICO_DIVIDER_IN_RAM=1)
+# 200 MHz, the RP2040's fastest supported clock (clock_200mhz.c raises the regulator for it).
+# The Wi-Fi chip's bus is clocked from it through a PIO divider: 3 keeps it near the 31 MHz it
+# has at 125 MHz (the CYW43439's gSPI takes 50 MHz at most; 2 would put it there exactly)
+list(APPEND MICROPY_DEF_BOARD PICO_USE_FASTEST_SUPPORTED_CLOCK=1 CYW43_PIO_CLOCK_DIV_INT=3)
+list(APPEND MICROPY_SOURCE_BOARD ${MICROPY_BOARD_DIR}/clock_200mhz.c)
