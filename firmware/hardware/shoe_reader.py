@@ -101,8 +101,7 @@ def _same(a: ptr8, ao: int, b: ptr8, bo: int, n: int) -> bool:
     return True
 
 
-# The stickers known: one 6-byte place a card code (none on a board serving phones, which
-# keeps its heap for them: table/health_report.power_on), holding UID bytes 1..6 of the
+# The stickers known: one 6-byte place a card code, holding UID bytes 1..6 of the
 # first sticker read as that card since power-on (byte 0 is NXP's 0x04, an NTAG213's
 # maker; another maker's sticker is not remembered); an empty place is zeros. A second
 # pack's copy of a card is read each time.

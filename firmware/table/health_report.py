@@ -4,7 +4,6 @@
 import sys
 
 from hardware import drvtime
-from game.cards import CODES
 from hardware.health import HEALTH
 from ledger import forget
 
@@ -197,11 +196,8 @@ def power_on(t):
         except (OSError, ValueError) as x:
             t.say("! uid map %s: %s" % (st.uid_map, x))
     try:
-        # a board serving phones (the Pico W) keeps its heap for them: no stickers known
-        # (shoe_reader.py)
         t.reader = b.make_reader(uid_map=uid_map, gone_polls=st.gone_polls,
-                                 timeout_ms=st.timeout_ms,
-                                 known=0 if hasattr(b, "make_network") else CODES)
+                                 timeout_ms=st.timeout_ms)
         h.reader = reader_version(t.reader)
     except Exception as x:  # noqa: BLE001 - no reader: the table plays on without it
         t.reader = MissingReader()
