@@ -67,14 +67,17 @@ const SCL_PIN = 5;
 // 64 data bits (16 SCK): 28 SCK = 56 clk_sys, plus chip-select and SSI FIFO turnaround,
 // taken as 4 cycles: 60. An uncached 32-bit read moves 32 data bits: 8 + 4 + 8 =
 // 20 SCK = 40 + 4 cycles. The SCK divider is the one the firmware set (SSI BAUDR: MicroPython
-// sets it from clk_sys, 2 up to 266 MHz with this flash). Left out: the streaming FIFO and DMA from flash (unused here), the
-// M0+'s prefetch overlapping a miss with execution, and bus contention with the USB/DMA.
+// sets it from clk_sys, 2 up to 266 MHz with this flash). Left out: the streaming FIFO and
+// DMA from flash (unused here), the M0+'s prefetch overlapping a miss with execution, and
+// bus contention with the USB/DMA.
 const XIP_LINES = 16384 / 8;
 const XIP_SETS = XIP_LINES / 2;
 const MISS_SCK = 28;
 const UNCACHED_SCK = 20;
 const SSI_TURNAROUND_CYCLES = 4;
-let sckDivider = () => 2;          // the SSI's, once the chip exists (below)
+function sckDivider() {
+  return ssi.baudr || 2;          // (0: boot2 has not set it yet)
+}
 const XIP_CTRL_FLUSH = 0x14000004;
 const xipTag = new Int32Array(XIP_LINES).fill(-1);   // [set * 2 + way] = line >> 10
 const xipLru = new Uint8Array(XIP_SETS);             // the way to replace next
@@ -232,8 +235,7 @@ const mcu = new RP2040();
 // A cycle's time follows clk_sys as the firmware sets it (the Pico W's UF2 runs at 200 MHz)
 let cycleNs = 1e9 / mcu.clkSys;
 mcu.addClockListener((hz) => { cycleNs = 1e9 / hz; });
-const ssi = mcu.peripherals[0x18000];
-sckDivider = () => ssi.baudr || 2;
+const ssi = mcu.peripherals[0x18000];   // its BAUDR: sckDivider()
 // rp2040js logs to stdout, which is the pipe: only errors, and to stderr
 mcu.logger = {
   debug() {}, info() {}, warn() {},

@@ -17,7 +17,8 @@ static void pontoon_raise_vreg(void) {
     uint32_t vsel = (vreg_and_chip_reset_hw->vreg & VREG_AND_CHIP_RESET_VREG_VSEL_BITS)
                     >> VREG_AND_CHIP_RESET_VREG_VSEL_LSB;
     if (vsel < VSEL_1_15V) {
-        hw_write_masked(&vreg_and_chip_reset_hw->vreg, VSEL_1_15V << VREG_AND_CHIP_RESET_VREG_VSEL_LSB,
+        hw_write_masked(&vreg_and_chip_reset_hw->vreg,
+                        VSEL_1_15V << VREG_AND_CHIP_RESET_VREG_VSEL_LSB,
                         VREG_AND_CHIP_RESET_VREG_VSEL_BITS);
         // the SDK lets it settle for 1 ms; the CPU still runs from the ring oscillator here
         // (at most about 12 MHz), and counting cycles is the only clock there is yet
