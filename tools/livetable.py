@@ -541,10 +541,16 @@ class LiveTable:
         card = self.deck.top() if code is None else self.deck.find(code)
         return card.tag if card is not None else None
 
-    def _tag_second(self):
-        """The sticker of the card under the top one (two pulled together)."""
-        shoe = self.deck.shoe if self.deck is not None else []
-        return shoe[1].tag if len(shoe) > 1 else None
+    def _next_tags(self, n):
+        """The stickers of the next n cards pulled from the shoe (None: fewer left). A card
+        dealt that the table has not taken yet has left the shoe already, though the deck
+        moves only when the journal says it was taken: the next cards are the ones under
+        it (else a card pulled while the last one is read would be that one again)."""
+        self._tag()                      # the deck, made on first use
+        shoe = self.deck.shoe
+        skip = 1 if self.pending_deal and shoe and shoe[0].tag == self.last_tag else 0
+        cards = shoe[skip:skip + n]
+        return [c.tag for c in cards] if len(cards) == n else None
 
     def _put(self, tag, dwell=DWELL_MS):
         pn = self.world.pn532
@@ -589,9 +595,8 @@ class LiveTable:
             # (else the PN532, which lists two targets at most, sees the old and one new)
             for tag in list(self.world.pn532.field):
                 self.world.pn532.remove(tag)
-            # the top two cards of the deck
-            tags = [self._tag(), self._tag_second()]
-            if None in tags:
+            tags = self._next_tags(2)
+            if tags is None:
                 self.note = "fewer than two cards in the shoe"
                 self.on_change("shoe")
                 return
@@ -599,11 +604,12 @@ class LiveTable:
                 self._put(tag)
             self.note = "two cards slid into the field together"
         else:
-            tag = self._tag()
-            if tag is None:
+            tags = self._next_tags(1)
+            if tags is None:
                 self.note = "the shoe is empty"
                 self.on_change("shoe")
                 return
+            tag = tags[0]
             # gone after the first exchange with it: detected, never read
             self.world.pn532.fault_tag_leaves_after(tag, 0)
             self._put(tag)

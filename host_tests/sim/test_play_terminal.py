@@ -221,6 +221,40 @@ def test_interactive_without_a_terminal(tmp_path):
     assert "! reader two-tags" in out
 
 
+def test_two_pulled_while_the_last_card_is_read_are_the_two_under_it(tmp_path):
+    """'.two' while the card just dealt is being read (the deck moves only when the table
+    has taken it): the two cards pulled together are the two under it, both new to the
+    reader. They were that card again and one new one, so no two-tags (a CI run where the
+    dealer by himself dealt a card just before the test's '.two')."""
+    t = L.LiveTable(str(tmp_path / "flash"), seats=2, speed=4.0, seed=2, auto_deal=False)
+    t.start()
+    try:
+        wait_for(lambda: (t.prompt or "").startswith("Cut"), "the first prompt")
+        field, reads = [], []
+
+        def when_read():
+            pn = t.world.pn532
+            if pn.commands.get(0x40, 0) > reads[0]:       # InDataExchange: the READ is out
+                under = [c.tag for c in t.deck.shoe[1:3]]
+                t._anomaly("two")
+                field.extend([list(pn.field), under])
+            else:
+                t._at(t._now() + 1, when_read)
+
+        def deal():
+            reads.append(t.world.pn532.commands.get(0x40, 0))
+            t._deal(None)
+            t._at(t._now(), when_read)
+        t.do(deal)
+        wait_for(lambda: field, "the dealt card's READ")
+        in_field, under = field
+        assert t.last_tag not in in_field and in_field == under
+        wait_for(lambda: any(ln.startswith("! reader two-tags") for ln in t.log_since(0)[0]),
+                 "the '! reader two-tags' line")
+    finally:
+        t.close()
+
+
 def test_casino_keys_type_a_bet_and_repeat_the_round(tmp_path):
     """casino: digits + Enter place the bet of the seat whose stake is due; Space repeats
     the last round's stakes (only between rounds); Esc leaves the table ('new')."""
