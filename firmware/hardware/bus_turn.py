@@ -22,6 +22,8 @@ class BusTurn:
         self.then = -1                   # and the one that follows it (a press's)
         self.drawing_own = False         # the display being drawn is that one
         self.between_pages = self._between_pages   # one bound method, made once
+        self.card_near = False           # the reader has a card on its way (urgent)
+        self.card_window = None          # told when that changes (housekeeping: no collection)
 
     def goes_first(self, i, then=-1):
         """Display i (-1: none) is the one the event just taken concerns; display `then`
@@ -52,10 +54,17 @@ class BusTurn:
         return f >= 0 and dirty & (1 << f) and r.settling()
 
     def service(self):
-        """The reader gets a look (between display pages, after a journal write)."""
+        """The reader gets a look (between display pages, after a journal write); whoever
+        keeps the collections out of a card's way is told when one starts or ends."""
         r = self.reader
+        near = False
         if r is not None and not self.lent:
             r.service()
+            near = r.urgent()
+        if near != self.card_near:
+            self.card_near = near
+            if self.card_window is not None:
+                self.card_window(near)
 
     def _between_pages(self):
         """A display page went out (seat_displays.SeatDisplays.show asks): True when the

@@ -155,6 +155,7 @@ class Table:
         forget(health_report.__name__)   # (its functions: heap)
         del health_report
         self.turn.reader = self.reader
+        self.turn.card_window = self.house.card_window
         watch_faults(self)               # the reader, the bus, the switch, the displays
         self.buzzer, self.btn = _inputs(b, st, pins)
         self.turn.btn = self.btn

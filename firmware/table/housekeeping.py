@@ -25,6 +25,15 @@ _SEAL_LINES = const(8)         # journal lines a quiet pass feeds the seal after
 # scattered among the boot's garbage, splitting the free space (the stock UF2).
 GC_EVERY = 24 * 1024
 _BOOT_GC_EVERY = const(64 * 1024)
+# A table serving phones makes garbage all the time (their messages), and collected it in
+# the middle of two cards in three: it collects every WEB_GC_EVERY bytes instead, and not
+# after each burst (the threshold's collection comes soon enough anyway). Higher, the
+# garbage spreads higher and splits the free space (docs/DEVELOPING.md, issue 43).
+WEB_GC_EVERY = 32 * 1024
+# While a card is on its way (the reader has it, its display drawn before its release:
+# ShoeReader.urgent) no collection falls inside: the one owed comes at the first
+# allocation after, in whatever waited for the card.
+_CARD_GC_EVERY = const(128 * 1024)
 
 try:
     import gc as _gc
@@ -63,11 +72,27 @@ class Housekeeping:
         self.min_free = -1
         self.max_alloc = 0               # heap in use after a collection, at its highest
         self.faults = None               # faults.Faults: looked at when the table is quiet
+        self.every = GC_EVERY
+        self.after_bursts = True         # a collection after each burst of activity
+        self.card_near = False
         self._threshold(_BOOT_GC_EVERY)
 
     def start(self):
         """The boot is over: collections every GC_EVERY bytes from now on."""
-        self._threshold(GC_EVERY)
+        self._threshold(self.every)
+
+    def serving(self):
+        """The table serves phones from now on (webui/web.py): WEB_GC_EVERY, no collection
+        after a burst."""
+        self.every = WEB_GC_EVERY
+        self.after_bursts = False
+        self._threshold(self.every)
+
+    def card_window(self, near):
+        """A card is on its way (near), or no longer (hardware/bus_turn.py says, when it
+        changes): no collection inside it."""
+        self.card_near = near
+        self._threshold(_CARD_GC_EVERY if near else self.every)
 
     def _threshold(self, n):
         if _gc is not None and hasattr(_gc, "threshold"):
@@ -80,14 +105,15 @@ class Housekeeping:
     def idle(self, card_near=False):
         """Nothing else to do in this pass: the faults a look, the seal a few of the
         journal's lines after a boot (ledger/seal.py), a collection, or the heap figures.
-        card_near (the reader is reading a card, or has one waiting): neither the looks'
-        bus transfers nor the seal's slice come between that card and its display."""
-        if not card_near:
-            if self.faults is not None:
-                self.faults.quiet(drvtime.ticks_ms())
-            s = self.session
-            if s.e is not None and s.seal.behind():
-                s.seal.catch_up_some(s.journal, _SEAL_LINES)
+        card_near (the reader is reading a card, or has one waiting): none of them, which
+        would come between that card and its display."""
+        if card_near:
+            return
+        if self.faults is not None:
+            self.faults.quiet(drvtime.ticks_ms())
+        s = self.session
+        if s.e is not None and s.seal.behind():
+            s.seal.catch_up_some(s.journal, _SEAL_LINES)
         # the heap figures once a deal, when the table waits for a player
         figures = self.heap_due and (self._players_turn() or self._quiet())
         if not (self.collect or figures):
@@ -100,7 +126,7 @@ class Housekeeping:
             return
         if figures:
             self.heap_figures()
-        else:
+        elif self.after_bursts:
             _gc.collect()
 
     def heap_figures(self):

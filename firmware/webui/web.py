@@ -927,6 +927,7 @@ def run(table, net):
     st = table.settings
     web = Web(table, net.port, st.web_timeout, net)
     table.web = table.screens.web = web
+    table.house.serving()
     table.ui.phones = not st.seat_displays
     table.screens.all_dirty()              # the seat displays get their codes
     _made_at_boot(table)
