@@ -150,12 +150,11 @@ class Table:
         sc.all_dirty()
         sc.draw_all()
         collect()                        # the replay's garbage out before the reader's code
-        self.house.start()
+        self.house.start(self.turn)
         pins = health_report.power_on(self)      # the reader made, every part checked
         forget(health_report.__name__)   # (its functions: heap)
         del health_report
         self.turn.reader = self.reader
-        self.turn.card_window = self.house.card_window
         watch_faults(self)               # the reader, the bus, the switch, the displays
         self.buzzer, self.btn = _inputs(b, st, pins)
         self.turn.btn = self.btn

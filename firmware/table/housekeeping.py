@@ -25,10 +25,10 @@ _SEAL_LINES = const(8)         # journal lines a quiet pass feeds the seal after
 # scattered among the boot's garbage, splitting the free space (the stock UF2).
 GC_EVERY = 24 * 1024
 _BOOT_GC_EVERY = const(64 * 1024)
-# A table serving phones makes garbage all the time (their messages), and collected it in
-# the middle of two cards in three: it collects every WEB_GC_EVERY bytes instead, and not
-# after each burst (the threshold's collection comes soon enough anyway). Higher, the
-# garbage spreads higher and splits the free space (docs/DEVELOPING.md, issue 43).
+# A table serving phones makes garbage all the time (their messages), so its collections
+# fell inside most cards: it collects every WEB_GC_EVERY bytes instead, and not after
+# each burst (the threshold's collection comes soon enough anyway). Higher, the garbage
+# spreads higher and splits the free space (docs/DEVELOPING.md, issue 43).
 WEB_GC_EVERY = 32 * 1024
 # While a card is on its way (the reader has it, its display drawn before its release:
 # ShoeReader.urgent) no collection falls inside: the one owed comes at the first
@@ -77,8 +77,10 @@ class Housekeeping:
         self.card_near = False
         self._threshold(_BOOT_GC_EVERY)
 
-    def start(self):
-        """The boot is over: collections every GC_EVERY bytes from now on."""
+    def start(self, turn):
+        """The boot is over: collections every GC_EVERY bytes from now on, none inside a
+        card's way (`turn`, the bus turn, tells when one starts and ends)."""
+        turn.card_window = self.card_window
         self._threshold(self.every)
 
     def serving(self):

@@ -71,7 +71,9 @@ def test_the_threshold_is_raised_while_a_card_is_on_its_way(monkeypatch):
     gc = FakeGc()
     monkeypatch.setattr(H, "_gc", gc)
     h = H.Housekeeping(None)
-    h.start()
+    turn = BusTurn()
+    h.start(turn)
+    assert turn.card_window == h.card_window
     h.card_window(True)
     h.card_window(False)
     assert gc.set == [H._BOOT_GC_EVERY, H.GC_EVERY, H._CARD_GC_EVERY, H.GC_EVERY]
