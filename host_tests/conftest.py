@@ -53,9 +53,11 @@ def micropython():
 # (`--no-loadscope-reorder`), so the ones that play whole sessions on the virtual Pico go
 # first, the longest first: started last, one of them would be the suite's tail. Matched by
 # file name, whichever group folder the module is in.
-LONG_MODULES = ("test_vpico_w.py", "test_pico_goals.py", "test_vpico_firmware.py",
-                "test_web.py", "test_app_buttons.py", "test_dealing_speed.py",
-                "test_make_targets.py", "test_vpico_session.py")
+LONG_MODULES = ("test_vpico_firmware.py", "test_pico_goals.py", "test_vpico_w.py",
+                "test_pico_flash_max.py", "test_vpico_torn.py", "test_vpico_deck.py",
+                "test_card_timeline.py", "test_vpico_faults.py", "test_web.py",
+                "test_vpico_session.py", "test_app_buttons.py", "test_dealing_speed.py",
+                "test_make_targets.py")
 
 
 def _module_rank(item):
