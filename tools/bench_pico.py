@@ -621,7 +621,7 @@ def update():
     fresh()
     sec.update(w)
 def message():
-    r = [None, 3, 0, sec.n - 1, -1, 0, 0, 0, 0, -1]
+    r = [None, 3, 0, sec.n - 1, -1, 0, 0, 0, 0, -1, 0]
     sec.message(r, sec.own(w, r))
 print("probe", took(public), took(seat), took(private),
       took(lambda: req(b"/api/seat/3?after=0", False)),

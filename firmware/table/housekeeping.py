@@ -74,7 +74,6 @@ class Housekeeping:
         self.faults = None               # faults.Faults: looked at when the table is quiet
         self.every = GC_EVERY
         self.after_bursts = True         # a collection after each burst of activity
-        self.card_near = False
         self._threshold(_BOOT_GC_EVERY)
 
     def start(self, turn):
@@ -93,7 +92,6 @@ class Housekeeping:
     def card_window(self, near):
         """A card is on its way (near), or no longer (hardware/bus_turn.py says, when it
         changes): no collection inside it."""
-        self.card_near = near
         self._threshold(_CARD_GC_EVERY if near else self.every)
 
     def _threshold(self, n):

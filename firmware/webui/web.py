@@ -396,6 +396,8 @@ class Web:
             self.news.set()
             if self.sections is not None:
                 self.sections.due.set()
+        elif self.sections is not None and self.sections.undrawn & ~self.t.screens.dirty:
+            self.sections.due.set()        # a phone's display drawn: its own keys go
 
     def table_first(self, short=False):
         """Has the table work that goes before the connections'? Read off its bus turn
@@ -423,7 +425,8 @@ class Web:
         line go (Web.give), and each that reaches its next wait within the share hands on
         to the next. Nothing goes while the table has work that goes first (a card, a
         press, the own display: the bus turn says). However many requests are under way,
-        the table goes round after about one slice, and every request has its turn. A
+        the table goes round after about one slice, and every request has its turn (the
+        phones' streams first in line). A
         `short` slice (a phone's message) goes, ahead of the line, while the reader only
         waits for its chip's answer."""
         t = self.t
@@ -454,8 +457,11 @@ class Web:
                     line.pop(0).set()      # the first in line goes; this one queues
             ev = asyncio.Event()
             ev.short = short
-            if woken or mine:
-                line.insert(0, ev)         # a request under way goes on first
+            st = self.sections
+            # a request under way goes on first, and the phones' streams before the
+            # requests (a page loads once; the streams follow the table for every phone)
+            if woken or mine or st is not None and st.task is me:
+                line.insert(0, ev)
             else:
                 line.append(ev)
             self.parked = drvtime.count_up(self.parked)

@@ -221,7 +221,7 @@ async def _stream(web, w, seat):
     # what the phone was last sent: the version, the sections' stamp (-1: nothing yet),
     # the seat's display's mark (Screens.marks), its own keys (their texts' hashes); the
     # stream's end; the deal its own keys are of
-    st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS), -1])
+    st.phones.append([w.w, seat, -1, -1, -1, 0, 0, 0, ticks_add(ticks_ms(), STREAM_MS), -1, 0])
     st.due.set()
     if st.task is None:
         st.task = asyncio.create_task(st.run(web))
@@ -250,19 +250,25 @@ _R_MARK = const(4)
 _R_HASHES = const(5)                    # 5, 6, 7: PRIVATE's
 _R_ENDS = const(8)
 _R_DEAL = const(9)                      # the deal its own keys were made in (Web.deals)
+_R_WAITS = const(10)                    # 1: its own keys wait for its display to be drawn
 
 
 class Streams:
     """Every phone's stream, served by one task (no task, no chain of coroutines a phone):
-    at each table version a round, each phone behind getting one message (the round's
-    version), a slice each, starting one further on at each round. The public answer's
-    keys are made once per table version, each '"key": JSON' stamped with the count of
+    the phones behind the table are sent one message each, a slice each, in turn, each
+    picking up where the last left off (a phone waits at most one turn of the others, not
+    the rest of a round and then another). The public answer's keys are made once per table
+    version, when the next phone is sent one, each '"key": JSON' stamped with the count of
     remakes (n) at which it last changed: a message holds the keys changed since the stamp
     its phone last sent (null for one gone), made once for all the phones that last sent
-    the same stamp; then the seat's own keys whose text changed, looked at only when its
-    display may have (Screens.marks: a seat's phone shows what its display would; every
-    time without seat displays), kept as hashes. All of it bytes, written by json.dump into one buffer: a str made on
-    MicroPython is first looked for among the interned strings (a search of every pool)."""
+    the same stamp. While the reader only waits for its chip (no long slice for a remake),
+    a phone behind the last version made is sent that one. Then the seat's own keys whose
+    text changed, kept as hashes, looked at only when its display may have changed
+    (Screens.marks: a seat's phone shows what its display would) and is drawn: until then
+    the table may change it unmarked, so they wait for it and go once it is (Web.wake),
+    with the next version or alone; without seat displays, at every message. All of it
+    bytes, written by json.dump into one buffer: a str made on MicroPython is first looked
+    for among the interned strings (a search of every pool)."""
 
     def __init__(self):
         self.phones = []                   # records (_R_CONN ...)
@@ -270,78 +276,95 @@ class Streams:
         # set by a new version (Web.wake) or a new phone: one that opens its stream while
         # the table rests is sent the table at once, not at the next event
         self.due = asyncio.Event()
-        self.first = 0                     # the phone served first in the next round
+        self.first = 0                     # the phone looked at first for the next message
         self.version = -1                  # the table version the texts are of
         self.text = [None] * len(PUBLIC)   # each key's '"key": JSON'
         self.at = [0] * len(PUBLIC)
         self.n = 0
         self.since = -2                    # the stamp `part` was made for
         self.part = b""
+        self.undrawn = 0                   # seats whose phones wait for their displays
 
     async def run(self, web):
         phones = self.phones
         try:
             while phones:
-                while not web.t.stop and not self._behind(web):
+                i = self._next(web.version, web.t.screens.dirty)
+                if i < 0:
+                    if web.t.stop:
+                        break                  # the last version is out
+                    self._waiting()
                     self.due.clear()
+                    await self._expire(web)
                     await self.due.wait()
                     web.slices = drvtime.count_up(web.slices)
-                # a round: the table's version made once, then sent to every phone behind
-                # it, one after the other; a version the table moves to meanwhile waits
-                # for the next round (made anew for each phone, the round would never end
-                # while cards come). A seat's own keys are of the table as it is: once it
-                # has moved they wait for the next round (they could name a card the
-                # round's keys do not hold yet), unless the phone's are of an earlier deal:
-                # then the sections are made anew with them (its last deal's hand is not
-                # shown while the next is dealt, its cards perhaps in other hands)
-                await web.turn()
-                self.update(web)
-                n = len(phones)
-                start = self.first % n
-                self.first = start + 1
-                for k in range(n):
-                    if k >= len(phones):
-                        break              # (phones gone meanwhile)
-                    rec = phones[(start + k) % len(phones)]
-                    if rec[_R_VERSION] == self.version:
-                        continue
-                    await web.turn(True)
-                    if web.version == self.version:
-                        mine = self.own(web, rec)
-                    elif self._stale(web, rec):
+                    continue
+                await web.turn(True)
+                if web.version != self.version:
+                    # the table moved: its version is made in a long slice. While only a
+                    # short one may go, a phone behind the last made is sent that (its own
+                    # keys wait: they could name a card those keys do not hold yet), unless
+                    # its own keys are of an earlier deal (its last deal's hand is not
+                    # shown while the next is dealt, its cards perhaps in other hands)
+                    j = self._next(self.version, -1) if web.stepping and web.table_first() else -1
+                    if j >= 0 and not self._stale(web, phones[j]):
+                        i = j
+                    else:
                         await web.turn()
                         self.update(web)
-                        mine = self.own(web, rec)
-                    else:
-                        mine = b""
-                    await self._out(web, rec, mine)
-                if web.t.stop and not self._behind(web):
-                    break                  # the last version is out
-                now = ticks_ms()
-                for rec in phones:
-                    if ticks_diff(now, rec[_R_ENDS]) >= 0:
-                        await self._drop(web, rec)   # its life is over: the page opens another
-                        break              # (one a round: the list changed)
+                        i = self._next(self.version, web.t.screens.dirty)
+                        if i < 0:
+                            continue
+                rec = phones[i]
+                self.first = i + 1
+                mine = self.own(web, rec) if web.version == self.version else b""
+                await self._out(web, rec, mine)
+                if self.first >= len(phones):
+                    self.first = 0
+                    await self._expire(web)
         finally:
             self.task = None
             while phones:
                 await self._drop(web, phones[-1])
 
+    def _next(self, v, dirty):
+        """The index of the next phone behind version v, or whose own keys waited for its
+        display and it is drawn now (dirty: the displays' bits; -1: not those), in turn
+        from the one after the last served; -1 when none is."""
+        phones = self.phones
+        n = len(phones)
+        for k in range(n):
+            i = (self.first + k) % n
+            rec = phones[i]
+            if rec[_R_VERSION] != v or rec[_R_WAITS] and not dirty >> (rec[_R_SEAT] - 1) & 1:
+                return i
+        return -1
+
+    def _waiting(self):
+        """The seats whose phones wait for their displays (Web.wake looks for them drawn)."""
+        m = 0
+        for rec in self.phones:
+            if rec[_R_WAITS]:
+                m |= 1 << (rec[_R_SEAT] - 1)
+        self.undrawn = m
+
+    async def _expire(self, web):
+        now = ticks_ms()
+        for rec in self.phones:
+            if ticks_diff(now, rec[_R_ENDS]) >= 0:
+                await self._drop(web, rec)   # its life is over: the page opens another
+                return                     # (one a pass: the list changed)
+
     async def _out(self, web, rec, mine):
-        """The round's message to a phone, with `mine` (own())."""
+        """The phone's message, with `mine` (own())."""
+        if rec[_R_VERSION] == self.version and not mine:
+            return                         # (its display drawn as its keys were sent)
         rec[_R_VERSION] = self.version
         try:
             await _send(web, rec[_R_CONN], self.message(rec, mine))
         except Exception:  # noqa: BLE001 - the phone is gone
             web.errors = drvtime.count_up(web.errors)
             await self._drop(web, rec)
-
-    def _behind(self, web):
-        v = web.version
-        for rec in self.phones:
-            if rec[_R_VERSION] != v:
-                return True
-        return False
 
     async def _drop(self, web, rec):
         self.phones.remove(rec)
@@ -393,6 +416,12 @@ class Streams:
         sc = web.t.screens
         mark = sc.marks[seat - 1]
         first = rec[_R_SINCE] < 0
+        # its display not drawn yet: its keys wait for it (made now they would be made
+        # again once it is drawn), unless they are the first or of an earlier deal
+        rec[_R_WAITS] = sc.seat_displays and sc.dirty >> (seat - 1) & 1 and not first \
+            and rec[_R_DEAL] == web.deals
+        if rec[_R_WAITS]:
+            return b""
         # settled once its display is drawn: until then (or with no seat displays to
         # follow) what it shows may still change unmarked, so it is looked at again
         settled = sc.seat_displays and not sc.dirty >> (seat - 1) & 1
@@ -404,6 +433,8 @@ class Streams:
         """The event-stream message for a phone's record (updated: what it was sent),
         with `mine` (own())."""
         since = rec[_R_SINCE]
+        if since == self.n:                # its own keys alone (its display drawn since)
+            return b"".join((b"data: {", mine[2:], b"}\n\n"))
         if since < 0:
             part = b", ".join(self.text)   # (a new phone's: all of it, not kept)
         elif since != self.since:

@@ -15,8 +15,8 @@ TABLE4 = "preset = table\nseats = 4\nbanker = 1\n"
 class FakeGc:
     """MicroPython's gc as the housekeeping uses it, recording what it is asked."""
 
-    def __init__(self, house=None):
-        self.house = house
+    def __init__(self, turn=None):
+        self.turn = turn
         self.set = []                    # thresholds, in order
         self.collected = []              # for each collection: was a card on its way?
 
@@ -24,7 +24,7 @@ class FakeGc:
         self.set.append(n)
 
     def collect(self):
-        self.collected.append(self.house.card_near if self.house is not None else None)
+        self.collected.append(self.turn.card_near if self.turn is not None else None)
 
     def mem_alloc(self):
         return 1000
@@ -90,7 +90,7 @@ def test_no_collection_inside_a_cards_way_and_one_after_it(tmp_path, monkeypatch
     b = Bench(str(tmp_path / "flash"), settings=TABLE4)
     t = b.t
     assert t.turn.card_window == t.house.card_window
-    gc = FakeGc(t.house)
+    gc = FakeGc(t.turn)
     monkeypatch.setattr(H, "_gc", gc)
     seen = []
     window = t.turn.card_window
@@ -111,7 +111,7 @@ def test_no_collection_inside_a_cards_way_and_one_after_it(tmp_path, monkeypatch
 def test_a_table_serving_phones_collects_by_its_threshold_only(tmp_path, monkeypatch):
     b = Bench(str(tmp_path / "flash"), settings=TABLE4)
     t = b.t
-    gc = FakeGc(t.house)
+    gc = FakeGc(t.turn)
     monkeypatch.setattr(H, "_gc", gc)
     t.house.serving()                    # (webui/web.py run, on a board with a network)
     assert gc.set == [H.WEB_GC_EVERY]
@@ -129,7 +129,7 @@ def test_a_table_serving_phones_collects_by_its_threshold_only(tmp_path, monkeyp
 def test_the_table_waits_to_collect_while_a_card_is_near(tmp_path, monkeypatch, near):
     b = Bench(str(tmp_path / "flash"), settings=TABLE4)
     h = b.t.house
-    gc = FakeGc(h)
+    gc = FakeGc(b.t.turn)
     monkeypatch.setattr(H, "_gc", gc)
     h.busy(0)
     h.idle(card_near=near)

@@ -11,13 +11,10 @@ from app_support import hidden_states, hidden_violations
 import bench_pico as B
 
 SEATS = 8
-# Issue 43's speed goals, on this same session (the nine phones long-polling, the seat
-# OLEDs on), each asserted at its goal with its 10% room. The phones' worst is not held
-# there on every session (the tail of a fast deal's burst moves with any edit): it is held
-# at a limit with at least 10% room over the worst seen, so that it cannot grow unseen.
-# (the phones follow the table with what it leaves: a round of messages, one table version
-# each, a phone's message going while the reader waits for its chip; docs/DEVELOPING.md)
-HELD_PHONE_MAX_MS = 335.0
+# Issue 43's speed goals, on this same session (the nine phones streaming, the seat OLEDs
+# on), each asserted at its goal with its 10% room. (The phones follow the table with what
+# it leaves: a message each in turn, a phone's message going while the reader waits for
+# its chip; docs/DEVELOPING.md.)
 
 
 @pytest.fixture(scope="module")
@@ -152,15 +149,6 @@ def _phones(played):
     return B.percentile(ph, 0.95), max(ph)
 
 
-def test_every_phone_sees_each_event_within_the_p95_goal_and_the_held_limit(played):
-    p95, most = _phones(played)
-    assert _within_room(p95, B.GOALS["w_phone_p95"]) and most <= HELD_PHONE_MAX_MS, (p95, most)
-
-
-@pytest.mark.xfail(strict=False, reason="issue 43: an event reaches every phone in 299 ms at "
-                   "most on this session (292 on seed 2's), within its goal (300 ms), not its "
-                   "room (270): the tail of a burst of cards 60 ms apart, which moves from "
-                   "build to build (240 to 299 ms; the held limit above guards it)")
 def test_every_phone_sees_each_event_within_the_goals(played):
     p95, most = _phones(played)
     assert _within_room(p95, B.GOALS["w_phone_p95"]) and \

@@ -245,11 +245,12 @@ def test_the_stream_and_poll_forms_are_told_apart():
     assert P.poll_of(b"GET /api/table/streams HTTP/1.1\r\n", w) is None
 
 
-def test_a_seat_display_not_yet_drawn_is_looked_at_again():
+def test_a_seat_phones_own_keys_wait_for_its_display_to_be_drawn():
     """A mark says a seat's display may have changed; until the display is drawn the table
     may change it further without another mark (the display reads the state when it is
-    drawn), so the seat's own keys are made again at each message while it is dirty, and
-    at each message when there are no seat displays to follow."""
+    drawn). So while it is dirty the seat's own keys wait (made then, they would be made
+    again once it is drawn), and go as soon as it is drawn, with no new table version;
+    without seat displays to follow they are made at each message."""
     from webui import web
     for seat_displays in (True, False):
         tw = _Web()
@@ -269,8 +270,8 @@ def test_a_seat_display_not_yet_drawn_is_looked_at_again():
             tw.step(events=1)
             await _settle(tw)
             tw.own[1]["display"] = ["then, unmarked"]
-            sc.dirty = 0                 # drawn
-            tw.step(events=2)
+            sc.dirty = 0                 # drawn: the table wakes the streams (Web.wake)
+            tw.woken()
             await _settle(tw)
             tw.own[1]["display"] = ["later, unmarked and drawn"]
             tw.step(events=3)
@@ -279,6 +280,99 @@ def test_a_seat_display_not_yet_drawn_is_looked_at_again():
             tw.woken()
             await asyncio.wait_for(_closed(w), 5)
         asyncio.run(main())
-        shown = [m.get("display") for m in _messages(conn)[1:]]
-        later = ["later, unmarked and drawn"] if not seat_displays else None
-        assert shown == [["first"], ["then, unmarked"], later], (seat_displays, shown)
+        shown = [(m.get("events"), m.get("display")) for m in _messages(conn)[1:]]
+        if seat_displays:
+            want = [(1, None), (None, ["then, unmarked"]), (3, None)]
+        else:
+            want = [(1, ["first"]), (3, ["later, unmarked and drawn"])]
+        assert shown == want, (seat_displays, shown)
+
+
+def test_a_phone_not_yet_served_when_the_table_moves_is_sent_the_newest_version():
+    """The phones are served in turn, each from where the last left off, and each is sent
+    the table as it is when its turn comes: a phone that had not been sent version 1 when
+    the table moved to 2 gets 2 at once (not 1, then 2 after every other phone), and the
+    one served first gets 2 after the others (one turn of them, not a round and another)."""
+    from webui import web
+    tw = _Web()
+    w = tw.w
+    front = web.Front(w)
+
+    class Moving(_Conn):
+        async def awrite(self, data):
+            await super().awrite(data)
+            if b'"events": 1' in data:
+                tw.step(events=2)            # the table moves while the others wait
+
+    conns = [Moving(_request(b"/api/table/stream"))] + [
+        _Conn(_request(b"/api/seat/%d/stream" % s,
+                       b"Cookie: seat%d=%s\r\n" % (s, w.tokens[s].encode()))) for s in (1, 2)]
+    sent = []
+    for c in conns:
+        keep = c.awrite
+
+        async def awrite(data, c=c, keep=keep):
+            await keep(data)
+            if data.startswith(b"data: "):
+                sent.append((conns.index(c), json.loads(data[6:-2]).get("events")))
+        c.awrite = awrite
+
+    async def main():
+        for c in conns:
+            await front.handle_request(c, c)
+            await _settle(tw)
+        tw.step(events=1)
+        await _settle(tw)
+        w.t.stop = True
+        tw.woken()
+        await asyncio.wait_for(_closed(w), 5)
+    asyncio.run(main())
+    assert sent[3:] == [(0, 1), (1, 2), (2, 2), (0, 2)], sent
+    for s, c in zip((0, 1, 2), conns):
+        assert _merged(_messages(c)) == tw.answer(s)
+
+
+def test_the_phones_streams_go_before_the_requests_in_line():
+    """While the table has work that goes first, the connections wait in line (Web.turn);
+    the phones' streams go on before the requests that came earlier (a page is loaded
+    once, the streams follow the table for every phone: nine phones joining at once kept
+    the streams' task waiting behind their pages)."""
+    from webui import web, web_poll
+    busy = [True]
+
+    class Turn:
+        reader = None
+        btn = None
+        lent = False
+
+        def service(self):
+            pass
+
+        def owed(self, dirty):
+            return busy[0]
+
+    t = _Table()
+    t.turn = Turn()
+    w = web.Web(t)
+    w.stepping = True
+    w.sections = web_poll.Streams()
+    order = []
+
+    async def slice_of(name):
+        await w.turn()
+        order.append(name)
+
+    async def main():
+        requests = [asyncio.ensure_future(slice_of(n)) for n in ("page", "login")]
+        await asyncio.sleep(0)
+        w.sections.task = asyncio.ensure_future(slice_of("streams"))
+        await asyncio.sleep(0)
+        assert order == [] and len(w.line) == 3      # all parked: the table goes first
+        busy[0] = False
+        for _ in range(3):
+            w.give()
+            for _ in range(3):
+                await asyncio.sleep(0)
+        await asyncio.gather(w.sections.task, *requests)
+    asyncio.run(main())
+    assert order == ["streams", "page", "login"]
