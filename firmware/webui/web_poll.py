@@ -411,6 +411,7 @@ class Streams:
         """b', "key": JSON' of the seat's own keys that changed since its record's last
         message (b"" on the public page, or when its display was not marked since)."""
         if not _due(web, rec):
+            rec[_R_WAITS] = 0              # (picked again for nothing otherwise)
             return b""
         seat = rec[_R_SEAT]
         sc = web.t.screens
