@@ -441,6 +441,10 @@ class Pico:
         else:
             self._reply("k %d %d %s %d" % (extra, sync, self._irq_state(), w.bus.sda()))
 
+    def transferring(self):
+        """Is an I2C transfer under way (its address phase answered, its stop not yet)?"""
+        return self._txn is not None
+
     def _peek(self, t, buf):
         dev = t[2][0]
         c = self.world.clock
