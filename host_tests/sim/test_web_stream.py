@@ -120,6 +120,14 @@ async def _closed(w):
         await asyncio.sleep(0.001)
 
 
+async def _stopped(tw):
+    """The table stops (the streams woken, as the loop does): until every stream has sent
+    what it owes and closed."""
+    tw.w.t.stop = True
+    tw.woken()
+    await asyncio.wait_for(_closed(tw.w), 5)
+
+
 async def _settle(tw):
     """Let every stream send what it owes, then clear the news (the loop's next step)."""
     for _ in range(20):
@@ -194,9 +202,7 @@ def test_a_stream_is_refused_without_the_seats_cookie_and_beyond_its_bound():
         tasks = [asyncio.ensure_future(front.handle_request(c, c)) for c in streams]
         await _settle(tw)
         busy = w.streams
-        w.t.stop = True
-        tw.woken()
-        await asyncio.wait_for(_closed(w), 5)
+        await _stopped(tw)
         await asyncio.gather(*tasks)
         return busy
     assert asyncio.run(main()) == web.HOLD_MAX
@@ -226,9 +232,7 @@ def test_a_stream_opened_while_the_table_rests_is_sent_the_table_at_once():
         await _settle(tw)                  # no step: the table rests
         assert _merged(_messages(seat)) == tw.answer(1)
         assert len(_messages(public)) == 1  # (nothing new for the one already served)
-        w.t.stop = True
-        tw.woken()
-        await asyncio.wait_for(_closed(w), 5)
+        await _stopped(tw)
         return tasks
     asyncio.run(main())
 
@@ -276,9 +280,7 @@ def test_a_seat_phones_own_keys_wait_for_its_display_to_be_drawn():
             tw.own[1]["display"] = ["later, unmarked and drawn"]
             tw.step(events=3)
             await _settle(tw)
-            w.t.stop = True
-            tw.woken()
-            await asyncio.wait_for(_closed(w), 5)
+            await _stopped(tw)
         asyncio.run(main())
         shown = [(m.get("events"), m.get("display")) for m in _messages(conn)[1:]]
         if seat_displays:
@@ -323,9 +325,7 @@ def test_a_phone_not_yet_served_when_the_table_moves_is_sent_the_newest_version(
             await _settle(tw)
         tw.step(events=1)
         await _settle(tw)
-        w.t.stop = True
-        tw.woken()
-        await asyncio.wait_for(_closed(w), 5)
+        await _stopped(tw)
     asyncio.run(main())
     assert sent[3:] == [(0, 1), (1, 2), (2, 2), (0, 2)], sent
     for s, c in zip((0, 1, 2), conns):
